@@ -1,0 +1,383 @@
+import type { ApprovalAnswer, ApprovalReply } from './approval.js';
+import type { CallRun } from './call-run.js';
+import { ErrorCode, messageOf } from './errors.js';
+import type { GuardVerdict } from './guards.js';
+import type { Args, Decision, PreExecuteState, PreExecuteUpdate } from './hooks.js';
+import { isPromiseLike, withDeadline } from './internal/deadline.js';
+import { deepFreeze, parseJsonExact } from './json.js';
+import { deniedOutcome, errorOutcome } from './outcome.js';
+import type { Runtime } from './runtime.js';
+import { genericCallCard } from './ui.js';
+
+/**
+ * Stage 1: the `tool/call` event. Resolves false when the sink could not
+ * take it, in which case the call already has its `SINK_FAILED` outcome.
+ */
+export function announce(rt: Runtime, run: CallRun): boolean | Promise<boolean> {
+  const data =
+    run.parent === undefined
+      ? { name: run.identity.name, args: run.sent }
+      : { name: run.identity.name, args: run.sent, parent: run.parent.id };
+  const { durable } = rt.log.append('tool/call', data, { call: run.identity.id, token: run.identity.token });
+  if (durable === undefined) return true;
+  return durable.then((error) => {
+    if (error === undefined) return true;
+    run.outcome = errorOutcome(
+      'sink',
+      ErrorCode.SINK_FAILED,
+      `the session log could not record this call, so it did not run: ${error.message}`,
+    );
+    return false;
+  });
+}
+
+/** Parses the sent arguments (before the pending card, which shows them). */
+export function parseSent(run: CallRun): void {
+  let value = run.sent;
+  if (typeof value === 'string') {
+    try {
+      value = parseJsonExact(value);
+    } catch (error) {
+      run.outcome = errorOutcome('validate', ErrorCode.INVALID_ARGS, `the arguments are not JSON: ${messageOf(error)}`);
+      return;
+    }
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    run.outcome = errorOutcome('validate', ErrorCode.INVALID_ARGS, 'the arguments must be a JSON object');
+    return;
+  }
+  run.parsed = deepFreeze(value as Args);
+}
+
+/** Stage 2: the pending card. A throwing presenter or UI never fails the call. */
+export function showPending(rt: Runtime, run: CallRun): void | Promise<void> {
+  const ui = rt.ui?.pending;
+  if (ui === undefined) return;
+  const { identity } = run;
+  let card = genericCallCard(identity.name, run.parsed);
+  const present = run.tool?.present?.presentCall;
+  if (present !== undefined) {
+    try {
+      card = present.call(run.tool?.present, run.parsed);
+    } catch (error) {
+      rt.diagnostics.record('PRESENTER_FAILED', `presenter:${identity.name}`, messageOf(error), identity.id);
+    }
+  }
+  return callUi(rt, identity.id, 'pending', () => ui.call(rt.ui, identity, card));
+}
+
+/** Runs a UI adapter method with the host's UI deadline, recording failures. */
+export function callUi(rt: Runtime, call: string, what: string, fn: () => unknown): void | Promise<void> {
+  const fail = (error: unknown): void => rt.diagnostics.record('UI_FAILED', `ui:${what}`, messageOf(error), call);
+  let result: unknown;
+  try {
+    result = fn();
+  } catch (error) {
+    fail(error);
+    return;
+  }
+  if (!isPromiseLike(result)) return;
+  return withDeadline(result, rt.limits.uiTimeoutMs).then((settled) => {
+    if (settled.timedOut) fail(new Error(`did not settle within ${rt.limits.uiTimeoutMs} ms`));
+  }, fail);
+}
+
+/** Stage 3: the tool must exist and the arguments must pass its schema. */
+export function validate(rt: Runtime, run: CallRun): void {
+  const tool = rt.tools.get(run.identity.name);
+  if (tool === undefined) {
+    const known = rt.tools.list().map((t) => t.name);
+    run.outcome = errorOutcome(
+      'validate',
+      ErrorCode.UNKNOWN_TOOL,
+      `there is no tool named "${run.identity.name}"${known.length > 0 ? `; the tools are: ${known.join(', ')}` : ''}`,
+    );
+    return;
+  }
+  run.tool = tool;
+  if (run.outcome !== undefined) return;
+  const checked = checkArgs(tool.input, run.parsed);
+  if (typeof checked === 'string') {
+    run.outcome = errorOutcome('validate', ErrorCode.INVALID_ARGS, checked);
+    return;
+  }
+  run.args = checked;
+}
+
+/** Validates arguments, returning the parsed value or a message that names each failing field. */
+function checkArgs(
+  schema: {
+    safeParse(v: unknown): {
+      success: boolean;
+      data?: unknown;
+      error?: { issues: readonly { path: readonly PropertyKey[]; message: string }[] };
+    };
+  },
+  args: Args,
+): Args | string {
+  const result = schema.safeParse(args);
+  if (result.success) return deepFreeze(result.data as Args);
+  const issues = result.error?.issues ?? [];
+  const parts = issues.slice(0, 5).map((issue) => {
+    const path = issue.path.map(String).join('.');
+    return path === '' ? issue.message : `${path}: ${issue.message}`;
+  });
+  if (issues.length > 5) parts.push(`and ${issues.length - 5} more`);
+  return `invalid arguments: ${parts.join('; ') || 'rejected by the schema'}`;
+}
+
+const decisions: ReadonlySet<unknown> = new Set<Decision>(['allow', 'deny', 'ask']);
+
+/**
+ * Stage 4: the `tools/pre-execute` waterfall. A deny ends it; a tap that
+ * throws, passes its deadline or returns nonsense denies. Rewritten
+ * arguments are validated again afterwards.
+ */
+export async function preExecute(rt: Runtime, run: CallRun): Promise<Decision | undefined> {
+  const tool = run.tool;
+  if (tool === undefined) return undefined;
+  let state: PreExecuteState = { call: run.identity, args: run.args, decision: rt.defaultDecision };
+  let rewrittenBy: string | undefined;
+  const info = { call: run.identity, tool, session: rt.session, signal: run.controller.signal };
+  for (const tap of rt.hooks.preExecute.taps) {
+    let update: PreExecuteUpdate | undefined | void;
+    try {
+      const returned = tap.fn(state, info);
+      if (isPromiseLike(returned)) {
+        const timeout = tap.timeoutMs ?? rt.limits.tapTimeoutMs;
+        const settled = await withDeadline(returned, timeout);
+        if (settled.timedOut) {
+          run.outcome = deniedOutcome(
+            'pre-execute',
+            ErrorCode.PRE_EXECUTE_FAILED,
+            `pre-execute tap "${tap.name}" did not answer within ${timeout} ms`,
+            tap.name,
+          );
+          return undefined;
+        }
+        update = settled.value;
+      } else {
+        update = returned;
+      }
+    } catch (error) {
+      run.outcome = deniedOutcome(
+        'pre-execute',
+        ErrorCode.PRE_EXECUTE_FAILED,
+        `pre-execute tap "${tap.name}" failed: ${messageOf(error)}`,
+        tap.name,
+      );
+      return undefined;
+    }
+    if (update === undefined || update === null) continue;
+    const problem = updateProblem(update);
+    if (problem !== undefined) {
+      run.outcome = deniedOutcome('pre-execute', ErrorCode.PRE_EXECUTE_FAILED, `pre-execute tap "${tap.name}" ${problem}`, tap.name);
+      return undefined;
+    }
+    let next: PreExecuteState = state;
+    if (update.args !== undefined) {
+      next = { ...next, args: update.args };
+      rewrittenBy = tap.name;
+    }
+    if (update.decision !== undefined) {
+      next = withDecision(next, update.decision, update.reason, tap.name);
+    } else if (update.reason !== undefined) {
+      next = { ...next, reason: update.reason };
+    }
+    state = next;
+    if (state.decision === 'deny') break;
+  }
+  if (state.decision === 'deny') {
+    const reason =
+      state.reason ?? (state.decidedBy === undefined ? 'denied by the host default decision' : `denied by "${state.decidedBy}"`);
+    run.outcome = deniedOutcome('pre-execute', ErrorCode.PRE_EXECUTE_DENIED, reason, state.decidedBy);
+    return undefined;
+  }
+  if (rewrittenBy !== undefined) {
+    const checked = checkArgs(tool.input, state.args);
+    if (typeof checked === 'string') {
+      run.outcome = errorOutcome('pre-execute', ErrorCode.INVALID_ARGS, `arguments rewritten by "${rewrittenBy}" are ${checked}`, {
+        by: rewrittenBy,
+      });
+      return undefined;
+    }
+    run.originalArgs = run.args;
+    run.args = checked;
+  }
+  run.askReason = state.reason;
+  return state.decision;
+}
+
+function withDecision(state: PreExecuteState, decision: Decision, reason: string | undefined, by: string): PreExecuteState {
+  const { reason: _old, ...rest } = state;
+  return reason === undefined ? { ...rest, decision, decidedBy: by } : { ...rest, decision, reason, decidedBy: by };
+}
+
+function updateProblem(update: unknown): string | undefined {
+  if (typeof update !== 'object') return 'returned something other than an update object';
+  const { args, decision, reason } = update as Record<string, unknown>;
+  if (decision !== undefined && !decisions.has(decision)) return `returned an unknown decision ${JSON.stringify(decision)}`;
+  if (reason !== undefined && typeof reason !== 'string') return 'returned a reason that is not a string';
+  if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args)))
+    return 'returned arguments that are not an object';
+  return undefined;
+}
+
+const answers: ReadonlySet<unknown> = new Set<ApprovalAnswer>(['allowed-once', 'rejected', 'cancelled', 'unavailable']);
+
+/** Stage 5: ask once. No provider, a throw, a late or unknown answer: deny. */
+export async function approve(rt: Runtime, run: CallRun, stepSignal: AbortSignal | undefined): Promise<boolean> {
+  const tool = run.tool;
+  if (tool === undefined) return false;
+  const provider = rt.approval;
+  if (provider === undefined) {
+    run.outcome = deniedOutcome(
+      'approval',
+      ErrorCode.APPROVAL_UNAVAILABLE,
+      'this call needs approval and no approval provider is configured, so it was denied',
+      'approval',
+    );
+    return false;
+  }
+  const controller = new AbortController();
+  const onStepAbort = (): void => controller.abort(stepSignal?.reason);
+  stepSignal?.addEventListener('abort', onStepAbort, { once: true });
+  const timeout = rt.limits.approvalTimeoutMs;
+  let reply: ApprovalAnswer | ApprovalReply;
+  try {
+    const request = {
+      call: run.identity,
+      tool: { name: tool.name, description: tool.description },
+      args: run.args,
+      signal: controller.signal,
+      ...(run.askReason === undefined ? {} : { reason: run.askReason }),
+    };
+    const returned = provider(request);
+    if (isPromiseLike(returned)) {
+      const settled = await withDeadline(returned, timeout, controller.signal);
+      if (settled.timedOut) {
+        if (stepSignal?.aborted) {
+          run.outcome = errorOutcome(
+            'approval',
+            ErrorCode.ABORTED_BEFORE_DISPATCH,
+            'the step was cancelled while this call waited for approval',
+          );
+        } else {
+          run.outcome = deniedOutcome(
+            'approval',
+            ErrorCode.APPROVAL_TIMEOUT,
+            `no approval answer within ${timeout} ms, so the call was denied`,
+            'approval',
+          );
+        }
+        controller.abort(new Error('approval deadline passed'));
+        return false;
+      }
+      reply = settled.value;
+    } else {
+      reply = returned;
+    }
+  } catch (error) {
+    run.outcome = deniedOutcome(
+      'approval',
+      ErrorCode.APPROVAL_FAILED,
+      `the approval provider failed, so the call was denied: ${messageOf(error)}`,
+      'approval',
+    );
+    return false;
+  } finally {
+    stepSignal?.removeEventListener('abort', onStepAbort);
+  }
+  const answer = typeof reply === 'string' ? reply : reply?.answer;
+  const message = typeof reply === 'object' && reply !== null && typeof reply.message === 'string' ? reply.message : undefined;
+  if (!answers.has(answer)) {
+    run.outcome = deniedOutcome(
+      'approval',
+      ErrorCode.APPROVAL_FAILED,
+      `the approval provider gave an unknown answer ${JSON.stringify(answer)}, so the call was denied`,
+      'approval',
+    );
+    return false;
+  }
+  switch (answer) {
+    case 'allowed-once':
+      run.allowedBy = 'approval';
+      return true;
+    case 'rejected':
+      run.outcome = deniedOutcome('approval', ErrorCode.APPROVAL_REJECTED, message ?? 'the user rejected this call', 'approval');
+      return false;
+    case 'cancelled':
+      run.outcome = deniedOutcome(
+        'approval',
+        ErrorCode.APPROVAL_CANCELLED,
+        message ?? 'the user cancelled the approval of this call',
+        'approval',
+      );
+      return false;
+    default:
+      run.outcome = deniedOutcome(
+        'approval',
+        ErrorCode.APPROVAL_UNAVAILABLE,
+        message ?? 'approval was unavailable, so the call was denied',
+        'approval',
+      );
+      return false;
+  }
+}
+
+/**
+ * Stage 6: every guard sees the final call. Any deny is final; a guard that
+ * throws, passes its deadline or answers nonsense denies.
+ */
+export async function checkGuards(rt: Runtime, run: CallRun): Promise<boolean> {
+  const guards = rt.guards.all;
+  const tool = run.tool;
+  if (guards.length === 0 || tool === undefined) return tool !== undefined;
+  const input = Object.freeze({ call: run.identity, tool, args: run.args, session: rt.session, allowedBy: run.allowedBy });
+  const pending: Promise<boolean>[] = [];
+  for (const guard of guards) {
+    let verdict: GuardVerdict | Promise<GuardVerdict>;
+    try {
+      verdict = guard.check(input);
+    } catch (error) {
+      return guardDenied(run, guard.id, ErrorCode.GUARD_FAILED, `guard "${guard.id}" failed, so the call was denied: ${messageOf(error)}`);
+    }
+    if (isPromiseLike(verdict)) {
+      const timeout = guard.timeoutMs ?? rt.limits.tapTimeoutMs;
+      pending.push(
+        withDeadline(verdict, timeout).then(
+          (settled) =>
+            settled.timedOut
+              ? guardDenied(
+                  run,
+                  guard.id,
+                  ErrorCode.GUARD_FAILED,
+                  `guard "${guard.id}" did not answer within ${timeout} ms, so the call was denied`,
+                )
+              : applyVerdict(run, guard.id, settled.value),
+          (error: unknown) =>
+            guardDenied(run, guard.id, ErrorCode.GUARD_FAILED, `guard "${guard.id}" failed, so the call was denied: ${messageOf(error)}`),
+        ),
+      );
+    } else if (!applyVerdict(run, guard.id, verdict)) {
+      return false;
+    }
+  }
+  if (pending.length === 0) return true;
+  const verdicts = await Promise.all(pending);
+  return verdicts.every(Boolean);
+}
+
+function applyVerdict(run: CallRun, id: string, verdict: GuardVerdict): boolean {
+  if (verdict === 'abstain') return true;
+  if (typeof verdict === 'object' && verdict !== null && typeof verdict.deny === 'string') {
+    return guardDenied(run, id, ErrorCode.GUARD_DENIED, verdict.deny);
+  }
+  return guardDenied(run, id, ErrorCode.GUARD_FAILED, `guard "${id}" gave an unknown verdict, so the call was denied`);
+}
+
+function guardDenied(run: CallRun, id: string, code: string, reason: string): false {
+  // With guards answering in parallel, the first deny recorded stands.
+  run.outcome ??= deniedOutcome('guard', code, reason, id);
+  return false;
+}

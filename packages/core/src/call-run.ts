@@ -1,0 +1,46 @@
+import type { ContextPart } from './events.js';
+import type { Args } from './hooks.js';
+import type { CallIdentity, Outcome } from './outcome.js';
+import type { AnyToolDefinition } from './tool.js';
+
+/** The mutable record of one call as it moves through the stages (internal). */
+export interface CallRun {
+  readonly identity: CallIdentity;
+  /** The arguments exactly as sent: JSON text or an object. */
+  readonly sent: unknown;
+  /** For a sub-call, the outer call. */
+  readonly parent: { readonly id: string; readonly signal?: AbortSignal | undefined } | undefined;
+  /** Aborted by the step's signal, a timeout or the parent: the body's `ctx.signal`. */
+  readonly controller: AbortController;
+  tool: AnyToolDefinition | undefined;
+  /** Parsed (not yet validated) arguments; `{}` when they could not be parsed. */
+  parsed: Args;
+  /** The arguments the body runs with. */
+  args: Args;
+  /** The validated arguments before a pre-execute rewrite; set only when rewritten. */
+  originalArgs: Args | undefined;
+  allowedBy: 'pre-execute' | 'approval';
+  /** The pre-execute reason, shown to the user when the call is put to approval. */
+  askReason: string | undefined;
+  /** Set as soon as a stage decides the call will not dispatch. */
+  outcome: Outcome | undefined;
+  readonly context: ContextPart[];
+}
+
+/** Starts the record of a call. */
+export function newCallRun(identity: CallIdentity, sent: unknown, parent: CallRun['parent']): CallRun {
+  return {
+    identity,
+    sent,
+    parent,
+    controller: new AbortController(),
+    tool: undefined,
+    parsed: {},
+    args: {},
+    originalArgs: undefined,
+    allowedBy: 'pre-execute',
+    askReason: undefined,
+    outcome: undefined,
+    context: [],
+  };
+}

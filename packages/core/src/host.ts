@@ -1,0 +1,196 @@
+import { randomUUID } from 'node:crypto';
+import type { z } from 'zod';
+import { Diagnostics } from './diagnostics.js';
+import { DshError, ErrorCode, messageOf } from './errors.js';
+import { type AnySessionEvent, EventLog, type EventSink } from './events.js';
+import { type GateHandler, GateRegistry, type GateType } from './gates.js';
+import { type Guard, type GuardHandle, GuardRegistry } from './guards.js';
+import { createHooks, type Hooks } from './hooks.js';
+import { withDeadline } from './internal/deadline.js';
+import { type HostOptions, parseHostOptions } from './options.js';
+import type { Outcome } from './outcome.js';
+import type { Plugin } from './plugin.js';
+import { type ReservedToolName, ToolRegistry, type ToolSchema } from './registry.js';
+import type { ParentCall, Runtime } from './runtime.js';
+import { executeCall, runStep, type Step, type StepOptions, type StepResult } from './step.js';
+import type { AnyToolDefinition, Dialect, SubCall, ToolDefinition } from './tool.js';
+
+/** `host.tools`: the registry and the way into the pipeline for a single call. */
+export interface HostTools {
+  /** Registers a tool; returns the way to unregister it. `run_code` is refused here. */
+  register<I extends z.ZodType, O>(definition: ToolDefinition<I, O>): () => void;
+  /** Registers a reserved tool (`run_code`): the path only its owning plugin uses. */
+  registerReserved<I extends z.ZodType, O>(name: ReservedToolName, definition: ToolDefinition<I, O>): () => void;
+  /** Runs one call through the whole pipeline; with `parent`, as that call's sub-call. */
+  execute(call: SubCall, parent?: ParentCall): Promise<Outcome>;
+  /** Name, description and input JSON Schema per tool: all the model needs, nothing more. */
+  schemas(): ToolSchema[];
+  get(name: string): AnyToolDefinition | undefined;
+  list(): AnyToolDefinition[];
+  /** The tool that another agent's vocabulary calls `name` (`Bash` in Claude Code, say). */
+  findExternal(dialect: Dialect, name: string): AnyToolDefinition | undefined;
+}
+
+/** `host.guards`: registration only; the returned handle is the one way to remove a guard. */
+export interface HostGuards {
+  register(guard: Guard): GuardHandle;
+  ids(): string[];
+}
+
+/** `host.gates`: named handlers of vetoable events. */
+export interface HostGates {
+  on<T extends GateType>(
+    type: T,
+    nameOrOptions: string | { readonly name: string; readonly timeoutMs?: number },
+    handler: GateHandler<T>,
+  ): () => void;
+}
+
+/** `host.events`: the session log. */
+export interface HostEvents {
+  readonly session: string;
+  /** The sink events are written to besides memory, if any. */
+  readonly sink: EventSink | undefined;
+  list(): readonly AnySessionEvent[];
+  subscribe(listener: (event: AnySessionEvent) => void): () => void;
+  /** Registers a plugin event type (`<plugin>/<event>`) with its data schema. */
+  define(type: string, schema: z.ZodType): () => void;
+  /** Every known event type's schema, for catalogs. */
+  schemas(): ReadonlyMap<string, z.ZodType>;
+  /** Settles when the sink holds everything logged so far. */
+  flush(): Promise<void>;
+}
+
+/** A pipeline host: one per session. */
+export interface Host {
+  readonly session: string;
+  /** Registers a plugin: awaits its `register`, refusing a second plugin of the same name. */
+  use(plugin: Plugin): Promise<void>;
+  /** Runs every call of a step and resolves with one result per call. Never rejects. */
+  runStep(step: Step, options?: StepOptions): Promise<StepResult>;
+  readonly tools: HostTools;
+  readonly hooks: Hooks;
+  readonly guards: HostGuards;
+  readonly gates: HostGates;
+  readonly events: HostEvents;
+  /** Failures that changed no outcome: observers, sinks, presenters, late bodies. */
+  readonly diagnostics: Diagnostics;
+  /** The registered plugins' names and versions, in registration order. */
+  plugins(): readonly { readonly name: string; readonly version: string }[];
+  /** Flushes and closes the sink. */
+  close(): Promise<void>;
+}
+
+/** Creates a host. Options are validated; a bad one throws `INVALID_OPTIONS` naming the field. */
+export function createHost(options: HostOptions = {}): Host {
+  const o = parseHostOptions(options);
+  const session = o.session ?? randomUUID();
+  const diagnostics = new Diagnostics();
+  const log = new EventLog({ session, sink: o.sink, retain: o.retainEvents, sinkTimeoutMs: o.sinkTimeoutMs ?? 10_000, diagnostics });
+  const registry = new ToolRegistry();
+  const guards = new GuardRegistry();
+  const gates = new GateRegistry();
+  const hooks = createHooks();
+  let tokens = 0;
+  const tokenPrefix = randomUUID().slice(0, 8);
+  const rt: Runtime = {
+    session,
+    tools: registry,
+    hooks,
+    guards,
+    gates,
+    log,
+    diagnostics,
+    approval: o.approval,
+    ui: o.ui,
+    defaultDecision: o.defaultDecision ?? 'ask',
+    limits: {
+      approvalTimeoutMs: o.approvalTimeoutMs ?? 300_000,
+      tapTimeoutMs: o.tapTimeoutMs ?? 30_000,
+      uiTimeoutMs: o.uiTimeoutMs ?? 5_000,
+      abortGraceMs: o.abortGraceMs ?? 2_000,
+      dispatchTimeoutMs: o.dispatchTimeoutMs,
+      maxParallel: o.maxParallel ?? 10,
+    },
+    nextToken: () => {
+      tokens += 1;
+      return `${tokenPrefix}-${tokens}`;
+    },
+    execute: (call, parent) => executeCall(rt, call, parent),
+  };
+  const plugins: { name: string; version: string }[] = [];
+  let registering: Promise<void> = Promise.resolve();
+  const pluginTimeoutMs = o.pluginTimeoutMs ?? 10_000;
+
+  const host: Host = {
+    session,
+    use(plugin) {
+      // Plugins register one at a time, so a dependency is in place before its dependants.
+      const turn = registering.then(() => registerPlugin(host, plugins, plugin, pluginTimeoutMs));
+      registering = turn.catch(() => undefined);
+      return turn;
+    },
+    runStep: (step, stepOptions) =>
+      runStep(rt, step, stepOptions).catch((error: unknown) => ({
+        results: [],
+        error: { code: ErrorCode.INVALID_STEP, message: `the step could not run: ${messageOf(error)}` },
+      })),
+    tools: Object.freeze({
+      register: registry.register.bind(registry),
+      registerReserved: registry.registerReserved.bind(registry),
+      execute: (call: SubCall, parent?: ParentCall) => executeCall(rt, call, parent),
+      schemas: () => registry.schemas(),
+      get: (name: string) => registry.get(name),
+      list: () => registry.list(),
+      findExternal: (dialect: Dialect, name: string) => registry.findExternal(dialect, name),
+    }) as HostTools,
+    hooks,
+    guards: Object.freeze({ register: (guard: Guard) => guards.register(guard), ids: () => guards.ids() }),
+    gates: Object.freeze({ on: gates.on.bind(gates) }) as HostGates,
+    events: Object.freeze({
+      session,
+      sink: o.sink,
+      list: () => log.list(),
+      subscribe: (listener: (event: AnySessionEvent) => void) => log.subscribe(listener),
+      define: (type: string, schema: z.ZodType) => log.define(type, schema),
+      schemas: () => log.schemas(),
+      flush: () => log.flush(),
+    }),
+    diagnostics,
+    plugins: () => plugins.map((p) => Object.freeze({ ...p })),
+    async close() {
+      await log.flush();
+      await o.sink?.close?.();
+    },
+  };
+  return Object.freeze(host);
+}
+
+async function registerPlugin(host: Host, plugins: { name: string; version: string }[], plugin: Plugin, timeoutMs: number): Promise<void> {
+  if (typeof plugin !== 'object' || plugin === null || typeof plugin.name !== 'string' || typeof plugin.register !== 'function') {
+    throw new DshError(ErrorCode.INVALID_PLUGIN, 'host.use needs a plugin: { name, version, register }');
+  }
+  if (plugins.some((p) => p.name === plugin.name)) {
+    throw new DshError(ErrorCode.DUPLICATE_PLUGIN, `a plugin named "${plugin.name}" is already registered`);
+  }
+  for (const dependency of plugin.dependencies ?? []) {
+    if (!plugins.some((p) => p.name === dependency)) {
+      throw new DshError(ErrorCode.PLUGIN_DEPENDENCY_MISSING, `plugin "${plugin.name}" needs "${dependency}" registered first`);
+    }
+  }
+  let settled: Awaited<ReturnType<typeof withDeadline<void>>>;
+  try {
+    settled = await withDeadline(
+      Promise.resolve().then(() => plugin.register(host)),
+      timeoutMs,
+    );
+  } catch (error) {
+    throw new DshError(ErrorCode.PLUGIN_REGISTER_FAILED, `plugin "${plugin.name}" failed to register: ${messageOf(error)}`, {
+      cause: error,
+    });
+  }
+  if (settled.timedOut) {
+    throw new DshError(ErrorCode.PLUGIN_REGISTER_TIMEOUT, `plugin "${plugin.name}" did not finish registering within ${timeoutMs} ms`);
+  }
+  plugins.push({ name: plugin.name, version: String(plugin.version) });
+}

@@ -1,0 +1,81 @@
+/**
+ * The dsh tool-call pipeline. Create a host, register tools and plugins,
+ * then hand it each assistant message's tool calls with `host.runStep`.
+ *
+ * @packageDocumentation
+ */
+export { z } from 'zod';
+export type { ApprovalAnswer, ApprovalProvider, ApprovalReply, ApprovalRequest } from './approval.js';
+export { type Catalog, catalogMarkdown, catalogOf } from './catalog.js';
+export type { Diagnostic, Diagnostics } from './diagnostics.js';
+export { DshError, ErrorCode, messageOf, ToolError } from './errors.js';
+export { outcomeSchema } from './event-types.js';
+export type {
+  AnySessionEvent,
+  ContextPart,
+  EventData,
+  EventDataMap,
+  EventSink,
+  EventType,
+  SessionEvent,
+} from './events.js';
+export type { GateContext, GateData, GateDataMap, GateHandler, GateType, GateVerdict, GateVeto } from './gates.js';
+export type { Guard, GuardHandle, GuardInput, GuardVerdict } from './guards.js';
+export type {
+  Args,
+  CallInfo,
+  Decision,
+  ExecuteContext,
+  ExecuteNext,
+  ExecuteTap,
+  Hooks,
+  PostExecuteState,
+  PostExecuteTap,
+  PostExecuteVerdict,
+  PreExecuteState,
+  PreExecuteTap,
+  PreExecuteUpdate,
+  ResultObserver,
+} from './hooks.js';
+export { createHost, type Host, type HostEvents, type HostGates, type HostGuards, type HostTools } from './host.js';
+export {
+  deepFreeze,
+  freezeJson,
+  type JsonArray,
+  type JsonObject,
+  type JsonProblem,
+  type JsonValue,
+  LosslessNumber,
+  parseJsonExact,
+} from './json.js';
+export { type JsonlSink, type JsonlSinkOptions, jsonlSink } from './jsonl-sink.js';
+export type { HostOptions } from './options.js';
+export type {
+  BlockedOutcome,
+  CallIdentity,
+  DeniedOutcome,
+  DispatchOutcome,
+  ErrorOutcome,
+  OkOutcome,
+  Outcome,
+  OutcomeError,
+  Stage,
+} from './outcome.js';
+export { definePlugin, type Plugin } from './plugin.js';
+export { exactInteger, jsonSchemaOf, type ReservedToolName, reservedToolNames, type ToolSchema } from './registry.js';
+export type { ParentCall } from './runtime.js';
+export { type LoadedSessionLog, loadSessionLog } from './session-log.js';
+export type { CallResult, ContextMessage, Step, StepCall, StepOptions, StepResult } from './step.js';
+export type { Tap, TapList, TapOptions } from './taps.js';
+export {
+  type AnyToolDefinition,
+  type Card,
+  type Dialect,
+  defineTool,
+  type ExternalName,
+  type SubCall,
+  type ToolContext,
+  type ToolDefinition,
+  type ToolPresenter,
+} from './tool.js';
+export type { UiAdapter } from './ui.js';

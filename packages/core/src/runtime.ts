@@ -1,0 +1,45 @@
+import type { ApprovalProvider } from './approval.js';
+import type { Diagnostics } from './diagnostics.js';
+import type { EventLog } from './events.js';
+import type { GateRegistry } from './gates.js';
+import type { GuardRegistry } from './guards.js';
+import type { Decision, Hooks } from './hooks.js';
+import type { Outcome } from './outcome.js';
+import type { ToolRegistry } from './registry.js';
+import type { SubCall } from './tool.js';
+import type { UiAdapter } from './ui.js';
+
+/** Deadlines and limits of a host, all in milliseconds. */
+export interface Limits {
+  readonly approvalTimeoutMs: number;
+  readonly tapTimeoutMs: number;
+  readonly uiTimeoutMs: number;
+  readonly abortGraceMs: number;
+  readonly dispatchTimeoutMs: number | undefined;
+  readonly maxParallel: number;
+}
+
+/** Everything the pipeline stages share: one per host. */
+export interface Runtime {
+  readonly session: string;
+  readonly tools: ToolRegistry;
+  readonly hooks: Hooks;
+  readonly guards: GuardRegistry;
+  readonly gates: GateRegistry;
+  readonly log: EventLog;
+  readonly diagnostics: Diagnostics;
+  readonly approval: ApprovalProvider | undefined;
+  readonly ui: UiAdapter | undefined;
+  readonly defaultDecision: Decision;
+  readonly limits: Limits;
+  nextToken(): string;
+  /** Runs one call through the whole pipeline (`host.tools.execute`). */
+  execute(call: SubCall, parent?: ParentCall): Promise<Outcome>;
+}
+
+/** The call on whose behalf a sub-call runs: its token is carried, its signal followed. */
+export interface ParentCall {
+  readonly id: string;
+  readonly token: string;
+  readonly signal?: AbortSignal;
+}

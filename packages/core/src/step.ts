@@ -1,0 +1,234 @@
+import { announce, approve, checkGuards, parseSent, preExecute, showPending, validate } from './admit.js';
+import { type CallRun, newCallRun } from './call-run.js';
+import { commit, finaliseAndObserve, postExecute } from './complete.js';
+import { dispatch } from './dispatch.js';
+import { DshError, ErrorCode, messageOf } from './errors.js';
+import type { ContextPart } from './events.js';
+import { Pool } from './internal/pool.js';
+import { type CallIdentity, errorOutcome, type Outcome, type OutcomeError } from './outcome.js';
+import type { ParentCall, Runtime } from './runtime.js';
+import type { SubCall } from './tool.js';
+
+/** One tool call as the model sent it. `args` is an object or the model's JSON text. */
+export interface StepCall {
+  readonly id: string;
+  readonly name: string;
+  readonly args: Readonly<Record<string, unknown>> | string;
+}
+
+/** The tool calls of one assistant message. */
+export interface Step {
+  readonly calls: readonly StepCall[];
+}
+
+/** How a step runs. Aborting `signal` cancels it: every call still gets one result. */
+export interface StepOptions {
+  readonly signal?: AbortSignal;
+}
+
+/** One call's single answer. */
+export interface CallResult {
+  readonly id: string;
+  readonly name: string;
+  readonly outcome: Outcome;
+}
+
+/** The step's additional context, in call order, for the message after the results. */
+export interface ContextMessage {
+  readonly text: string;
+  readonly parts: readonly ContextPart[];
+}
+
+/** What `runStep` resolves with. It never rejects. */
+export interface StepResult {
+  /** One per call, in the model's order. */
+  readonly results: readonly CallResult[];
+  /** Present only when some call added context. */
+  readonly context?: ContextMessage;
+  /** Present when the step itself was malformed (no calls, not a step). */
+  readonly error?: OutcomeError;
+}
+
+/** Runs a step: policy stages in the model's order, bodies per the scheduling rules, results in order. */
+export async function runStep(rt: Runtime, step: Step, options?: StepOptions): Promise<StepResult> {
+  const calls = (step as { calls?: unknown } | null | undefined)?.calls;
+  if (!Array.isArray(calls)) {
+    return { results: [], error: { code: ErrorCode.INVALID_STEP, message: 'a step must be an object with a "calls" array' } };
+  }
+  if (calls.length === 0) {
+    return { results: [], error: { code: ErrorCode.EMPTY_STEP, message: 'the step has no calls' } };
+  }
+  const signal = options?.signal;
+  const runs = calls.map((call: unknown, index) => startRun(rt, call, index));
+  markDuplicates(runs);
+  const onAbort = (): void => {
+    for (const run of runs) run.controller.abort(signal?.reason ?? new DshError(ErrorCode.ABORTED, 'the step was cancelled'));
+  };
+  if (signal?.aborted) onAbort();
+  else signal?.addEventListener('abort', onAbort, { once: true });
+
+  const pool = new Pool(rt.limits.maxParallel);
+  let committed: Promise<void> = Promise.resolve();
+  const outcomes: Outcome[] = [];
+  for (const [index, run] of runs.entries()) {
+    const finished = admitAndStart(rt, run, signal, pool);
+    committed = Promise.all([committed, finished]).then(async ([, outcome]) => {
+      outcomes[index] = outcome;
+      await safeCommit(rt, run, outcome);
+    });
+    // Admission of the next call waits until this one is dispatched (or will not be).
+    await finished.started;
+  }
+  await committed;
+  signal?.removeEventListener('abort', onAbort);
+
+  const parts = runs.flatMap((run) => run.context);
+  let context: ContextMessage | undefined;
+  if (parts.length > 0) {
+    context = Object.freeze({ text: parts.map((p) => p.text).join('\n\n'), parts: Object.freeze(parts) });
+    rt.log.append('context/message', context);
+  }
+  await rt.log.flush();
+  const results = runs.map((run, index) =>
+    Object.freeze({ id: run.identity.id, name: run.identity.name, outcome: outcomes[index] as Outcome }),
+  );
+  return context === undefined ? { results } : { results, context };
+}
+
+/** A call's completion, plus a promise that settles once it no longer holds up admission. */
+type Started = Promise<Outcome> & { started: Promise<unknown> };
+
+function admitAndStart(rt: Runtime, run: CallRun, signal: AbortSignal | undefined, pool: Pool): Started {
+  let markStarted: () => void = () => undefined;
+  const started = new Promise<void>((resolve) => {
+    markStarted = resolve;
+  });
+  const completion = (async (): Promise<Outcome> => {
+    try {
+      await admit(rt, run, signal);
+      const tool = run.tool;
+      if (run.outcome !== undefined || tool === undefined) {
+        markStarted();
+        return await complete(rt, run, run.outcome ?? internalError('no tool'));
+      }
+      await (tool.parallel === true ? pool.slot() : pool.drain());
+      if (signal?.aborted) {
+        markStarted();
+        return await complete(rt, run, abortedBeforeDispatch());
+      }
+      const dispatched = pool.run(() => dispatch(rt, run, tool));
+      // Parallel bodies overlap; any other body runs alone, so admission waits for it.
+      if (tool.parallel === true) markStarted();
+      const outcome = await dispatched;
+      markStarted();
+      return await complete(rt, run, outcome);
+    } catch (error) {
+      markStarted();
+      return finaliseAndObserve(rt, run, internalError(messageOf(error)));
+    }
+  })() as Started;
+  completion.started = started;
+  return completion;
+}
+
+/** Stages 1 to 6 for one call; sets `run.outcome` when the call will not dispatch. */
+async function admit(rt: Runtime, run: CallRun, signal: AbortSignal | undefined): Promise<void> {
+  const recorded = await announce(rt, run);
+  if (!recorded) return;
+  if (signal?.aborted && run.outcome === undefined) run.outcome = abortedBeforeDispatch();
+  if (run.outcome === undefined) parseSent(run);
+  run.tool = rt.tools.get(run.identity.name);
+  await showPending(rt, run);
+  if (run.outcome !== undefined) return;
+  validate(rt, run);
+  if (run.outcome !== undefined) return;
+  const decision = await preExecute(rt, run);
+  if (run.outcome !== undefined) return;
+  if (decision === 'ask' && !(await approve(rt, run, signal))) return;
+  if (signal?.aborted) {
+    run.outcome = abortedBeforeDispatch();
+    return;
+  }
+  await checkGuards(rt, run);
+}
+
+async function complete(rt: Runtime, run: CallRun, outcome: Outcome): Promise<Outcome> {
+  try {
+    return await finaliseAndObserve(rt, run, await postExecute(rt, run, outcome));
+  } catch (error) {
+    return finaliseAndObserve(rt, run, internalError(messageOf(error)));
+  }
+}
+
+async function safeCommit(rt: Runtime, run: CallRun, outcome: Outcome): Promise<void> {
+  try {
+    await commit(rt, run, outcome);
+  } catch (error) {
+    rt.diagnostics.record('COMMIT_FAILED', 'step', messageOf(error), run.identity.id);
+  }
+}
+
+function abortedBeforeDispatch(): Outcome {
+  return errorOutcome('step', ErrorCode.ABORTED_BEFORE_DISPATCH, 'the step was cancelled before this call started');
+}
+
+function internalError(message: string): Outcome {
+  return errorOutcome('step', ErrorCode.TOOL_FAILED, `the pipeline failed on this call: ${message}`);
+}
+
+/** Builds a call's record from whatever the caller passed; a malformed call gets `INVALID_CALL`. */
+function startRun(rt: Runtime, call: unknown, index: number, parent?: ParentCall): CallRun {
+  const c = (typeof call === 'object' && call !== null ? call : {}) as Record<string, unknown>;
+  const validId = typeof c.id === 'string' && c.id.length > 0;
+  const validName = typeof c.name === 'string' && c.name.length > 0;
+  const identity: CallIdentity = Object.freeze({
+    id: validId ? (c.id as string) : `#${index}`,
+    name: validName ? (c.name as string) : String(c.name ?? ''),
+    token: parent?.token ?? rt.nextToken(),
+  });
+  const run = newCallRun(identity, c.args, parent === undefined ? undefined : { id: parent.id, signal: parent.signal });
+  if (!validId || !validName) {
+    run.outcome = errorOutcome('validate', ErrorCode.INVALID_CALL, `call ${index} needs a non-empty string "id" and "name"`);
+  } else if (c.args === undefined) {
+    run.outcome = errorOutcome('validate', ErrorCode.INVALID_ARGS, 'the call has no arguments; send an object, even an empty one');
+  }
+  return run;
+}
+
+/** Every call whose id another call of the step shares is refused: the model could not tell their results apart. */
+function markDuplicates(runs: readonly CallRun[]): void {
+  const counts = new Map<string, number>();
+  for (const run of runs) counts.set(run.identity.id, (counts.get(run.identity.id) ?? 0) + 1);
+  for (const run of runs) {
+    if ((counts.get(run.identity.id) ?? 0) > 1 && run.outcome === undefined) {
+      run.outcome = errorOutcome('validate', ErrorCode.DUPLICATE_CALL_ID, `another call in this step has the id "${run.identity.id}"`);
+    }
+  }
+}
+
+/**
+ * Runs one call through the whole pipeline outside a step (what `run_code`
+ * uses). A sub-call carries its parent's token and follows its signal; its
+ * additional context is dropped, as there is no step message to carry it.
+ */
+export async function executeCall(rt: Runtime, call: SubCall, parent?: ParentCall): Promise<Outcome> {
+  const run = startRun(rt, call, 0, parent);
+  const signal = parent?.signal;
+  const onAbort = (): void => run.controller.abort(signal?.reason);
+  if (signal?.aborted) onAbort();
+  else signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    let outcome: Outcome;
+    try {
+      await admit(rt, run, signal);
+      outcome = run.outcome ?? (run.tool === undefined ? internalError('no tool') : await dispatch(rt, run, run.tool));
+    } catch (error) {
+      outcome = internalError(messageOf(error));
+    }
+    const final = await complete(rt, run, outcome);
+    await safeCommit(rt, run, final);
+    return final;
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+  }
+}

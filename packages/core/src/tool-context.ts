@@ -1,0 +1,48 @@
+import type { CallRun } from './call-run.js';
+import { messageOf } from './errors.js';
+import type { EventData, EventType } from './events.js';
+import { raiseGate } from './gate-run.js';
+import type { GateData, GateType, GateVerdict } from './gates.js';
+import type { JsonValue } from './json.js';
+import type { CallIdentity, Outcome } from './outcome.js';
+import type { Runtime } from './runtime.js';
+import type { SubCall, ToolContext } from './tool.js';
+
+/** The `ctx` a body receives; a class so that making one per call is cheap. */
+export class ToolContextImpl implements ToolContext {
+  readonly call: CallIdentity;
+  readonly session: string;
+  readonly signal: AbortSignal;
+  readonly tools: { execute(call: SubCall): Promise<Outcome> };
+  readonly #rt: Runtime;
+
+  constructor(rt: Runtime, run: CallRun, signal: AbortSignal) {
+    this.#rt = rt;
+    this.call = run.identity;
+    this.session = rt.session;
+    this.signal = signal;
+    const parent = { id: run.identity.id, token: run.identity.token, signal };
+    this.tools = { execute: (sub: SubCall) => rt.execute(sub, parent) };
+  }
+
+  async emit<T extends EventType>(type: T, data: EventData<T>): Promise<void> {
+    this.#rt.log.check(type, data);
+    const { durable } = this.#rt.log.append(type, data, { call: this.call.id, token: this.call.token });
+    const error = await durable;
+    if (error !== undefined) throw error;
+  }
+
+  progress(update: JsonValue): void {
+    const ui = this.#rt.ui;
+    if (ui?.progress === undefined) return;
+    try {
+      ui.progress(this.call, update);
+    } catch (error) {
+      this.#rt.diagnostics.record('UI_FAILED', 'ui:progress', messageOf(error), this.call.id);
+    }
+  }
+
+  gate<T extends GateType>(type: T, data: GateData<T>): Promise<GateVerdict> {
+    return raiseGate(this.#rt, type, data, this.call);
+  }
+}
