@@ -6,7 +6,7 @@ export default defineConfig({
     coverage: {
       provider: 'v8',
       include: ['src/**/*.ts'],
-      exclude: ['src/**/*.test.ts', 'src/**/*.test-d.ts'],
+      exclude: ['src/**/*.test.ts', 'src/**/*.test-d.ts', 'src/__fixtures__/**'],
       thresholds: { lines: 95 },
     },
   },

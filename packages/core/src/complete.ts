@@ -16,8 +16,9 @@ function fromBody(outcome: Outcome): boolean {
 
 /**
  * Stage 10: the `tools/post-execute` waterfall. A block is final; a denial
- * stays a denial; a tap that throws or passes its deadline makes the
- * outcome an error (a denial stays, and the failure is recorded).
+ * stays a denial; a tap that throws or passes its deadline makes the body's
+ * outcome an error. Outcomes decided before the body (denials, invalid
+ * arguments) stay as they are; a failing tap on them is recorded.
  */
 export async function postExecute(rt: Runtime, run: CallRun, outcome: Outcome): Promise<Outcome> {
   let current = outcome;
@@ -57,7 +58,7 @@ export async function postExecute(rt: Runtime, run: CallRun, outcome: Outcome): 
 }
 
 function tapFailed(rt: Runtime, run: CallRun, current: Outcome, name: string, message: string): Outcome {
-  if (current.status === 'denied' || current.status === 'blocked') {
+  if (!fromBody(current)) {
     rt.diagnostics.record(ErrorCode.POST_EXECUTE_FAILED, `tap:tools/post-execute:${name}`, message, run.identity.id);
     return current;
   }

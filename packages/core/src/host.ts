@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { Diagnostics } from './diagnostics.js';
+import { emitChecked } from './emit.js';
 import { DshError, ErrorCode, messageOf } from './errors.js';
-import { type AnySessionEvent, EventLog, type EventSink } from './events.js';
+import { type AnySessionEvent, type EventData, EventLog, type EventSink, type EventType } from './events.js';
 import { type GateHandler, GateRegistry, type GateType } from './gates.js';
 import { type Guard, type GuardHandle, GuardRegistry } from './guards.js';
 import { createHooks, type Hooks } from './hooks.js';
 import { withDeadline } from './internal/deadline.js';
 import { type HostOptions, parseHostOptions } from './options.js';
-import type { Outcome } from './outcome.js';
+import type { CallIdentity, Outcome } from './outcome.js';
 import type { Plugin } from './plugin.js';
 import { type ReservedToolName, ToolRegistry, type ToolSchema } from './registry.js';
 import type { ParentCall, Runtime } from './runtime.js';
@@ -53,6 +54,12 @@ export interface HostEvents {
   readonly sink: EventSink | undefined;
   list(): readonly AnySessionEvent[];
   subscribe(listener: (event: AnySessionEvent) => void): () => void;
+  /**
+   * Appends an event of a registered type, checked against its schema
+   * (`INVALID_EVENT_DATA`, `UNKNOWN_EVENT_TYPE`); pass `call` to tie it to a
+   * call (taps use this; tool bodies use `ctx.emit`). Settles once the sink holds it.
+   */
+  emit<T extends EventType>(type: T, data: EventData<T>, call?: CallIdentity): Promise<void>;
   /** Registers a plugin event type (`<plugin>/<event>`) with its data schema. */
   define(type: string, schema: z.ZodType): () => void;
   /** Every known event type's schema, for catalogs. */
@@ -152,6 +159,7 @@ export function createHost(options: HostOptions = {}): Host {
       sink: o.sink,
       list: () => log.list(),
       subscribe: (listener: (event: AnySessionEvent) => void) => log.subscribe(listener),
+      emit: <T extends EventType>(type: T, data: EventData<T>, call?: CallIdentity) => emitChecked(log, type, data, call),
       define: (type: string, schema: z.ZodType) => log.define(type, schema),
       schemas: () => log.schemas(),
       flush: () => log.flush(),

@@ -1,4 +1,5 @@
 import type { CallRun } from './call-run.js';
+import { emitChecked } from './emit.js';
 import { messageOf } from './errors.js';
 import type { EventData, EventType } from './events.js';
 import { raiseGate } from './gate-run.js';
@@ -25,11 +26,8 @@ export class ToolContextImpl implements ToolContext {
     this.tools = { execute: (sub: SubCall) => rt.execute(sub, parent) };
   }
 
-  async emit<T extends EventType>(type: T, data: EventData<T>): Promise<void> {
-    this.#rt.log.check(type, data);
-    const { durable } = this.#rt.log.append(type, data, { call: this.call.id, token: this.call.token });
-    const error = await durable;
-    if (error !== undefined) throw error;
+  emit<T extends EventType>(type: T, data: EventData<T>): Promise<void> {
+    return emitChecked(this.#rt.log, type, data, this.call);
   }
 
   progress(update: JsonValue): void {
