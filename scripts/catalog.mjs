@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // Generates docs/catalog/ (tool JSON Schemas and event schemas) from the code of every
 // plugin, or with --check fails when the committed catalog differs from what the code says.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { catalogMarkdown, catalogOf, createHost } from '@deepseek-ai/dsh-core';
 import { catalogPlugins } from './catalog-plugins.mjs';
@@ -33,7 +33,11 @@ try {
   } else {
     mkdirSync(out, { recursive: true });
     for (const [name, text] of Object.entries(files)) writeFileSync(join(out, name), text);
-    console.log(`wrote ${Object.keys(files).map((n) => `docs/catalog/${n}`).join(', ')}`);
+    console.log(
+      `wrote ${Object.keys(files)
+        .map((n) => `docs/catalog/${n}`)
+        .join(', ')}`,
+    );
   }
 } finally {
   rmSync(scratch, { recursive: true, force: true });

@@ -2,11 +2,14 @@ import type { ApprovalAnswer, ApprovalReply } from './approval.js';
 import type { CallRun } from './call-run.js';
 import { ErrorCode, messageOf } from './errors.js';
 import type { GuardVerdict } from './guards.js';
-import type { Args, Decision, PreExecuteState, PreExecuteUpdate } from './hooks.js';
-import { isPromiseLike, withDeadline } from './internal/deadline.js';
+import type { Args, Decision, PreExecuteState, PreExecuteTap, PreExecuteUpdate } from './hooks.js';
+import { andThen, isPromiseLike, type MaybePromise, withDeadline } from './internal/deadline.js';
+import { runSeries } from './internal/series.js';
 import { deepFreeze, parseJsonExact } from './json.js';
 import { deniedOutcome, errorOutcome } from './outcome.js';
 import type { Runtime } from './runtime.js';
+import type { Tap } from './taps.js';
+import type { AnyToolDefinition } from './tool.js';
 import { genericCallCard } from './ui.js';
 
 /**
@@ -102,6 +105,7 @@ export function validate(rt: Runtime, run: CallRun): void {
     return;
   }
   run.args = checked;
+  run.validated = true;
 }
 
 /** Validates arguments, returning the parsed value or a message that names each failing field. */
@@ -131,62 +135,69 @@ const decisions: ReadonlySet<unknown> = new Set<Decision>(['allow', 'deny', 'ask
 /**
  * Stage 4: the `tools/pre-execute` waterfall. A deny ends it; a tap that
  * throws, passes its deadline or returns nonsense denies. Rewritten
- * arguments are validated again afterwards.
+ * arguments are validated again afterwards. Synchronous while taps are.
  */
-export async function preExecute(rt: Runtime, run: CallRun): Promise<Decision | undefined> {
+export function preExecute(rt: Runtime, run: CallRun): MaybePromise<Decision | undefined> {
   const tool = run.tool;
   if (tool === undefined) return undefined;
   let state: PreExecuteState = { call: run.identity, args: run.args, decision: rt.defaultDecision };
   let rewrittenBy: string | undefined;
-  const info = { call: run.identity, tool, session: rt.session, signal: run.controller.signal };
-  for (const tap of rt.hooks.preExecute.taps) {
-    let update: PreExecuteUpdate | undefined | void;
-    try {
-      const returned = tap.fn(state, info);
-      if (isPromiseLike(returned)) {
-        const timeout = tap.timeoutMs ?? rt.limits.tapTimeoutMs;
-        const settled = await withDeadline(returned, timeout);
-        if (settled.timedOut) {
-          run.outcome = deniedOutcome(
-            'pre-execute',
-            ErrorCode.PRE_EXECUTE_FAILED,
-            `pre-execute tap "${tap.name}" did not answer within ${timeout} ms`,
-            tap.name,
-          );
-          return undefined;
-        }
-        update = settled.value;
-      } else {
-        update = returned;
+  const info = new PreExecuteInfo(run, tool, rt.session);
+  const failed = (name: string, message: string): false => {
+    run.outcome = deniedOutcome('pre-execute', ErrorCode.PRE_EXECUTE_FAILED, `pre-execute tap "${name}" ${message}`, name);
+    return false;
+  };
+  const ran = runSeries<Tap<PreExecuteTap>, PreExecuteUpdate | undefined | void>(rt.hooks.preExecute.taps, {
+    call: (tap) => tap.fn(state, info),
+    timeoutOf: (tap) => tap.timeoutMs ?? rt.limits.tapTimeoutMs,
+    fail: (tap, error, timedOutMs) =>
+      failed(tap.name, timedOutMs === undefined ? `failed: ${messageOf(error)}` : `did not answer within ${timedOutMs} ms`),
+    answer: (tap, update) => {
+      if (update === undefined || update === null) return true;
+      const problem = updateProblem(update);
+      if (problem !== undefined) return failed(tap.name, problem);
+      let next: PreExecuteState = state;
+      if (update.args !== undefined) {
+        next = { ...next, args: update.args };
+        rewrittenBy = tap.name;
       }
-    } catch (error) {
-      run.outcome = deniedOutcome(
-        'pre-execute',
-        ErrorCode.PRE_EXECUTE_FAILED,
-        `pre-execute tap "${tap.name}" failed: ${messageOf(error)}`,
-        tap.name,
-      );
-      return undefined;
-    }
-    if (update === undefined || update === null) continue;
-    const problem = updateProblem(update);
-    if (problem !== undefined) {
-      run.outcome = deniedOutcome('pre-execute', ErrorCode.PRE_EXECUTE_FAILED, `pre-execute tap "${tap.name}" ${problem}`, tap.name);
-      return undefined;
-    }
-    let next: PreExecuteState = state;
-    if (update.args !== undefined) {
-      next = { ...next, args: update.args };
-      rewrittenBy = tap.name;
-    }
-    if (update.decision !== undefined) {
-      next = withDecision(next, update.decision, update.reason, tap.name);
-    } else if (update.reason !== undefined) {
-      next = { ...next, reason: update.reason };
-    }
-    state = next;
-    if (state.decision === 'deny') break;
+      if (update.decision !== undefined) {
+        next = withDecision(next, update.decision, update.reason, tap.name);
+      } else if (update.reason !== undefined) {
+        next = { ...next, reason: update.reason };
+      }
+      state = next;
+      return state.decision !== 'deny';
+    },
+  });
+  return andThen(ran, () => (run.outcome === undefined ? concludePreExecute(run, tool, state, rewrittenBy) : undefined));
+}
+
+/** What a pre-execute tap learns besides the state; the signal is made only if a tap reads it. */
+class PreExecuteInfo {
+  readonly call: CallRun['identity'];
+  readonly #run: CallRun;
+
+  constructor(
+    run: CallRun,
+    readonly tool: AnyToolDefinition,
+    readonly session: string,
+  ) {
+    this.call = run.identity;
+    this.#run = run;
   }
+
+  get signal(): AbortSignal {
+    return this.#run.abort.signal;
+  }
+}
+
+function concludePreExecute(
+  run: CallRun,
+  tool: AnyToolDefinition,
+  state: PreExecuteState,
+  rewrittenBy: string | undefined,
+): Decision | undefined {
   if (state.decision === 'deny') {
     const reason =
       state.reason ?? (state.decidedBy === undefined ? 'denied by the host default decision' : `denied by "${state.decidedBy}"`);
@@ -327,23 +338,26 @@ export async function approve(rt: Runtime, run: CallRun, stepSignal: AbortSignal
 
 /**
  * Stage 6: every guard sees the final call. Any deny is final; a guard that
- * throws, passes its deadline or answers nonsense denies.
+ * throws, passes its deadline or answers nonsense denies. Order does not
+ * matter, so asynchronous guards are awaited together.
  */
-export async function checkGuards(rt: Runtime, run: CallRun): Promise<boolean> {
+export function checkGuards(rt: Runtime, run: CallRun): MaybePromise<boolean> {
   const guards = rt.guards.all;
   const tool = run.tool;
   if (guards.length === 0 || tool === undefined) return tool !== undefined;
   const input = Object.freeze({ call: run.identity, tool, args: run.args, session: rt.session, allowedBy: run.allowedBy });
-  const pending: Promise<boolean>[] = [];
+  const failedMessage = (id: string, error: unknown) => `guard "${id}" failed, so the call was denied: ${messageOf(error)}`;
+  let pending: Promise<boolean>[] | undefined;
   for (const guard of guards) {
     let verdict: GuardVerdict | Promise<GuardVerdict>;
     try {
       verdict = guard.check(input);
     } catch (error) {
-      return guardDenied(run, guard.id, ErrorCode.GUARD_FAILED, `guard "${guard.id}" failed, so the call was denied: ${messageOf(error)}`);
+      return guardDenied(run, guard.id, ErrorCode.GUARD_FAILED, failedMessage(guard.id, error));
     }
     if (isPromiseLike(verdict)) {
       const timeout = guard.timeoutMs ?? rt.limits.tapTimeoutMs;
+      pending ??= [];
       pending.push(
         withDeadline(verdict, timeout).then(
           (settled) =>
@@ -355,17 +369,14 @@ export async function checkGuards(rt: Runtime, run: CallRun): Promise<boolean> {
                   `guard "${guard.id}" did not answer within ${timeout} ms, so the call was denied`,
                 )
               : applyVerdict(run, guard.id, settled.value),
-          (error: unknown) =>
-            guardDenied(run, guard.id, ErrorCode.GUARD_FAILED, `guard "${guard.id}" failed, so the call was denied: ${messageOf(error)}`),
+          (error: unknown) => guardDenied(run, guard.id, ErrorCode.GUARD_FAILED, failedMessage(guard.id, error)),
         ),
       );
     } else if (!applyVerdict(run, guard.id, verdict)) {
       return false;
     }
   }
-  if (pending.length === 0) return true;
-  const verdicts = await Promise.all(pending);
-  return verdicts.every(Boolean);
+  return pending === undefined ? true : Promise.all(pending).then((verdicts) => verdicts.every(Boolean));
 }
 
 function applyVerdict(run: CallRun, id: string, verdict: GuardVerdict): boolean {

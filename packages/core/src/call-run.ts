@@ -1,5 +1,6 @@
 import type { ContextPart } from './events.js';
 import type { Args } from './hooks.js';
+import { CallAbort } from './internal/call-abort.js';
 import type { CallIdentity, Outcome } from './outcome.js';
 import type { AnyToolDefinition } from './tool.js';
 
@@ -10,13 +11,17 @@ export interface CallRun {
   readonly sent: unknown;
   /** For a sub-call, the outer call. */
   readonly parent: { readonly id: string; readonly signal?: AbortSignal | undefined } | undefined;
-  /** Aborted by the step's signal, a timeout or the parent: the body's `ctx.signal`. */
-  readonly controller: AbortController;
+  /** Aborted by the step's signal, a timeout or the parent: behind the body's `ctx.signal`. */
+  readonly abort: CallAbort;
+  /** False when nothing can abort the call (no step signal, parent or host deadline): dispatch then needs no race. */
+  abortable: boolean;
   tool: AnyToolDefinition | undefined;
   /** Parsed (not yet validated) arguments; `{}` when they could not be parsed. */
   parsed: Args;
-  /** The arguments the body runs with. */
+  /** The arguments the body runs with; meaningful only once `validated`. */
   args: Args;
+  /** True once the arguments passed the tool's schema (the tool's result presenter needs that). */
+  validated: boolean;
   /** The validated arguments before a pre-execute rewrite; set only when rewritten. */
   originalArgs: Args | undefined;
   allowedBy: 'pre-execute' | 'approval';
@@ -33,10 +38,12 @@ export function newCallRun(identity: CallIdentity, sent: unknown, parent: CallRu
     identity,
     sent,
     parent,
-    controller: new AbortController(),
+    abort: new CallAbort(),
+    abortable: parent?.signal !== undefined,
     tool: undefined,
     parsed: {},
     args: {},
+    validated: false,
     originalArgs: undefined,
     allowedBy: 'pre-execute',
     askReason: undefined,

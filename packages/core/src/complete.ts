@@ -2,11 +2,13 @@ import { callUi } from './admit.js';
 import type { CallRun } from './call-run.js';
 import { ErrorCode, messageOf } from './errors.js';
 import { finalise } from './finalise.js';
-import type { PostExecuteVerdict } from './hooks.js';
-import { isPromiseLike, withDeadline } from './internal/deadline.js';
+import type { PostExecuteState, PostExecuteTap, PostExecuteVerdict } from './hooks.js';
+import { andThen, isPromiseLike, type MaybePromise, withDeadline } from './internal/deadline.js';
+import { runSeries } from './internal/series.js';
 import type { JsonValue } from './json.js';
 import { errorOutcome, type Outcome } from './outcome.js';
 import type { Runtime } from './runtime.js';
+import type { Tap } from './taps.js';
 import { genericResultCard } from './ui.js';
 
 /** True when the body ran and produced this outcome: only such outcomes may be blocked or replaced. */
@@ -20,41 +22,41 @@ function fromBody(outcome: Outcome): boolean {
  * outcome an error. Outcomes decided before the body (denials, invalid
  * arguments) stay as they are; a failing tap on them is recorded.
  */
-export async function postExecute(rt: Runtime, run: CallRun, outcome: Outcome): Promise<Outcome> {
+export function postExecute(rt: Runtime, run: CallRun, outcome: Outcome): MaybePromise<Outcome> {
   let current = outcome;
   const taps = rt.hooks.postExecute.taps;
-  for (const tap of taps) {
-    let verdict: PostExecuteVerdict | undefined | void;
-    try {
-      const returned = tap.fn({ call: run.identity, tool: run.tool, session: rt.session, args: run.args, outcome: current });
-      if (isPromiseLike(returned)) {
-        const timeout = tap.timeoutMs ?? rt.limits.tapTimeoutMs;
-        const settled = await withDeadline(returned, timeout);
-        if (settled.timedOut) throw new Error(`did not answer within ${timeout} ms`);
-        verdict = settled.value;
-      } else {
-        verdict = returned;
-      }
-    } catch (error) {
+  if (taps.length === 0) return current;
+  // One state object per outcome, not per tap: taps see the same object until a verdict changes it.
+  let state: PostExecuteState = { call: run.identity, tool: run.tool, session: rt.session, args: run.args, outcome: current };
+  const ran = runSeries<Tap<PostExecuteTap>, PostExecuteVerdict | undefined | void>(taps, {
+    call: (tap) => {
+      if (state.outcome !== current) state = { ...state, outcome: current };
+      return tap.fn(state);
+    },
+    timeoutOf: (tap) => tap.timeoutMs ?? rt.limits.tapTimeoutMs,
+    fail: (tap, error) => {
       current = tapFailed(rt, run, current, tap.name, messageOf(error));
-      continue;
-    }
-    if (verdict === undefined || verdict === null) continue;
-    if (typeof verdict !== 'object') {
-      current = tapFailed(rt, run, current, tap.name, 'returned something other than a verdict object');
-      continue;
-    }
-    if (typeof verdict.addContext === 'string' && verdict.addContext !== '') {
-      run.context.push({ call: run.identity.id, by: tap.name, text: verdict.addContext });
-    }
-    if (!fromBody(current)) continue;
-    if (typeof verdict.block === 'string') {
-      current = { status: 'blocked', stage: 'post-execute', by: tap.name, code: ErrorCode.POST_EXECUTE_BLOCKED, reason: verdict.block };
-    } else if (Object.hasOwn(verdict, 'replaceOutput')) {
-      current = { status: 'ok', stage: 'post-execute', by: tap.name, output: verdict.replaceOutput as JsonValue };
-    }
-  }
-  return current;
+      return true;
+    },
+    answer: (tap, verdict) => {
+      if (verdict === undefined || verdict === null) return true;
+      if (typeof verdict !== 'object') {
+        current = tapFailed(rt, run, current, tap.name, 'returned something other than a verdict object');
+        return true;
+      }
+      if (typeof verdict.addContext === 'string' && verdict.addContext !== '') {
+        run.context.push({ call: run.identity.id, by: tap.name, text: verdict.addContext });
+      }
+      if (!fromBody(current)) return true;
+      if (typeof verdict.block === 'string') {
+        current = { status: 'blocked', stage: 'post-execute', by: tap.name, code: ErrorCode.POST_EXECUTE_BLOCKED, reason: verdict.block };
+      } else if (Object.hasOwn(verdict, 'replaceOutput')) {
+        current = { status: 'ok', stage: 'post-execute', by: tap.name, output: verdict.replaceOutput as JsonValue };
+      }
+      return true;
+    },
+  });
+  return andThen(ran, () => current);
 }
 
 function tapFailed(rt: Runtime, run: CallRun, current: Outcome, name: string, message: string): Outcome {
@@ -66,7 +68,7 @@ function tapFailed(rt: Runtime, run: CallRun, current: Outcome, name: string, me
 }
 
 /** Stage 11, then 12: finalise, and let every observer see the frozen outcome. */
-export async function finaliseAndObserve(rt: Runtime, run: CallRun, outcome: Outcome): Promise<Outcome> {
+export function finaliseAndObserve(rt: Runtime, run: CallRun, outcome: Outcome): MaybePromise<Outcome> {
   const finalised = finalise(outcome);
   if (finalised.dropped !== undefined) {
     rt.diagnostics.record('ERROR_DATA_DROPPED', `tool:${run.identity.name}`, finalised.dropped, run.identity.id);
@@ -75,7 +77,7 @@ export async function finaliseAndObserve(rt: Runtime, run: CallRun, outcome: Out
   const observers = rt.hooks.result.taps;
   if (observers.length === 0) return frozen;
   const info = Object.freeze({ call: run.identity, tool: run.tool, session: rt.session, args: run.args });
-  const waits: Promise<void>[] = [];
+  let waits: Promise<void>[] | undefined;
   for (const observer of observers) {
     const fail = (error: unknown): void =>
       rt.diagnostics.record('OBSERVER_FAILED', `tap:tools/result:${observer.name}`, messageOf(error), run.identity.id);
@@ -83,6 +85,7 @@ export async function finaliseAndObserve(rt: Runtime, run: CallRun, outcome: Out
       const returned = observer.fn(frozen, info);
       if (isPromiseLike(returned)) {
         const timeout = observer.timeoutMs ?? rt.limits.tapTimeoutMs;
+        waits ??= [];
         waits.push(
           withDeadline(returned, timeout).then((settled) => {
             if (settled.timedOut) fail(new Error(`did not settle within ${timeout} ms`));
@@ -93,8 +96,7 @@ export async function finaliseAndObserve(rt: Runtime, run: CallRun, outcome: Out
       fail(error);
     }
   }
-  if (waits.length > 0) await Promise.all(waits);
-  return frozen;
+  return waits === undefined ? frozen : Promise.all(waits).then(() => frozen);
 }
 
 /** Stages 13 and 14: the one `tool/result` event, then the completed card. */
@@ -108,7 +110,8 @@ export function commit(rt: Runtime, run: CallRun, outcome: Outcome): void | Prom
   const ui = rt.ui?.completed;
   if (ui === undefined) return;
   let card = genericResultCard(identity.name, outcome);
-  const present = run.tool?.present?.presentResult;
+  // A tool's presenter is promised valid arguments; a call that never had them gets the generic card.
+  const present = run.validated ? run.tool?.present?.presentResult : undefined;
   if (present !== undefined) {
     try {
       card = present.call(run.tool?.present, run.args, outcome);

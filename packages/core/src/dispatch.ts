@@ -2,42 +2,74 @@ import type { CallRun } from './call-run.js';
 import { DshError, ErrorCode, messageOf } from './errors.js';
 import { errorFromThrown } from './finalise.js';
 import type { ExecuteContext } from './hooks.js';
-import { isPromiseLike } from './internal/deadline.js';
+import { isPromiseLike, type MaybePromise } from './internal/deadline.js';
 import type { JsonValue } from './json.js';
 import { type DispatchOutcome, errorOutcome, type OutcomeError } from './outcome.js';
 import type { Runtime } from './runtime.js';
-import type { AnyToolDefinition, ToolContext } from './tool.js';
+import type { AnyToolDefinition } from './tool.js';
 import { ToolContextImpl } from './tool-context.js';
+
+/** How a settle-on-abort race learns of the abort: the call's own cancellation, or a tap's signal. */
+interface AbortSource {
+  readonly aborted: boolean;
+  readonly reason: unknown;
+  onAbort(listener: () => void): () => void;
+}
+
+function sourceOf(signal: AbortSignal): AbortSource {
+  return {
+    get aborted() {
+      return signal.aborted;
+    },
+    get reason() {
+      return signal.reason;
+    },
+    onAbort(listener) {
+      signal.addEventListener('abort', listener, { once: true });
+      return () => signal.removeEventListener('abort', listener);
+    },
+  };
+}
 
 /**
  * Stages 7 and 8: the `tools/execute` chain around the body. Settles even
- * when a tap or the body never does, once its signal is aborted and the
- * host's grace period has passed; a late settlement is recorded, not used.
+ * when a tap or the body never does, once the call is aborted and the host's
+ * grace period has passed; a late settlement is recorded, not used.
+ * `signal` undefined means the call's own (made only if someone reads it).
  */
-export function dispatch(rt: Runtime, run: CallRun, tool: AnyToolDefinition): Promise<DispatchOutcome> {
+export function dispatch(rt: Runtime, run: CallRun, tool: AnyToolDefinition): MaybePromise<DispatchOutcome> {
   const taps = rt.hooks.execute.taps;
-  const signal = run.controller.signal;
-  const step = (index: number, current: AbortSignal): Promise<DispatchOutcome> => {
+  const step = (index: number, signal: AbortSignal | undefined): MaybePromise<DispatchOutcome> => {
     const tap = taps[index];
-    if (tap === undefined) return runBody(rt, run, tool, current);
-    const ctx: ExecuteContext = { call: run.identity, tool, args: run.args, session: rt.session, signal: current };
+    if (tap === undefined) return runBody(rt, run, tool, signal);
+    const ctx = new ExecuteContextImpl(rt.session, run, tool, signal);
     let returned: DispatchOutcome | Promise<DispatchOutcome>;
+    let inner: Promise<DispatchOutcome> | undefined;
     try {
-      returned = tap.fn(ctx, (patch) => step(index + 1, patch?.signal ?? current));
+      returned = tap.fn(ctx, (patch) => {
+        inner = Promise.resolve(step(index + 1, patch?.signal ?? signal));
+        return inner;
+      });
     } catch (error) {
-      return Promise.resolve(tapFailed(tap.name, error));
+      return tapFailed(tap.name, error);
     }
-    if (!isPromiseLike(returned)) return Promise.resolve(checkTapOutcome(tap.name, returned));
+    // A tap that hands back what `next` gave it adds nothing to check.
+    if (returned === inner) return returned;
+    if (!isPromiseLike(returned)) return checkTapOutcome(tap.name, returned);
     return Promise.resolve(returned).then(
       (outcome) => checkTapOutcome(tap.name, outcome),
       (error: unknown) => tapFailed(tap.name, error),
     );
   };
-  const settled = settleOnAbort(rt, run, step(0, signal), signal);
+  const result = step(0, undefined);
+  // A synchronous chain has already settled: nothing to race, no deadline to arm.
+  if (!isPromiseLike(result)) return result;
   const backstop = rt.limits.dispatchTimeoutMs;
+  if (!run.abortable && backstop === undefined) return result;
+  const settled = settleOnAbort(rt, run, result, run.abort);
   if (backstop === undefined) return settled;
   const timer = setTimeout(() => {
-    run.controller.abort(
+    run.abort.abort(
       new DshError(ErrorCode.TOOL_TIMEOUT, `the call passed the host's dispatch deadline of ${backstop} ms`, {
         data: { deadlineMs: backstop },
       }),
@@ -45,6 +77,30 @@ export function dispatch(rt: Runtime, run: CallRun, tool: AnyToolDefinition): Pr
   }, backstop);
   timer.unref?.();
   return settled.finally(() => clearTimeout(timer));
+}
+
+/** The `ctx` of an execute tap; a class, as an object literal with a getter is slow to make per tap. */
+class ExecuteContextImpl implements ExecuteContext {
+  readonly call: CallRun['identity'];
+  readonly args: CallRun['args'];
+  readonly #run: CallRun;
+  readonly #signal: AbortSignal | undefined;
+
+  constructor(
+    readonly session: string,
+    run: CallRun,
+    readonly tool: AnyToolDefinition,
+    signal: AbortSignal | undefined,
+  ) {
+    this.call = run.identity;
+    this.args = run.args;
+    this.#run = run;
+    this.#signal = signal;
+  }
+
+  get signal(): AbortSignal {
+    return this.#signal ?? this.#run.abort.signal;
+  }
 }
 
 function checkTapOutcome(name: string, outcome: unknown): DispatchOutcome {
@@ -61,22 +117,22 @@ function tapFailed(name: string, error: unknown): DispatchOutcome {
 }
 
 /** Stage 8: the body, with its output schema, settling on abort after the grace period. */
-function runBody(rt: Runtime, run: CallRun, tool: AnyToolDefinition, signal: AbortSignal): Promise<DispatchOutcome> {
-  if (signal.aborted) return Promise.resolve(abortedOutcome(signal));
-  const ctx: ToolContext = new ToolContextImpl(rt, run, signal);
+function runBody(rt: Runtime, run: CallRun, tool: AnyToolDefinition, signal: AbortSignal | undefined): MaybePromise<DispatchOutcome> {
+  const source: AbortSource = signal === undefined ? run.abort : sourceOf(signal);
+  if (source.aborted) return abortedOutcome(source.reason);
   let value: unknown;
   try {
-    value = tool.execute(run.args, ctx);
+    value = tool.execute(run.args, new ToolContextImpl(rt, run, signal));
   } catch (error) {
-    return Promise.resolve(thrownOutcome(error, signal));
+    return thrownOutcome(error, source);
   }
-  if (!isPromiseLike(value)) return Promise.resolve(outputOutcome(tool, value));
+  if (!isPromiseLike(value)) return outputOutcome(tool, value);
   const body = Promise.resolve(value).then(
     (output) => outputOutcome(tool, output),
-    (error: unknown) => thrownOutcome(error, signal),
+    (error: unknown) => thrownOutcome(error, source),
   );
-  // The outer race covers the call's own signal; a tap's signal of its own needs one here.
-  return signal === run.controller.signal ? body : settleOnAbort(rt, run, body, signal);
+  // The outer race covers the call's own cancellation; a tap's own signal needs one here.
+  return signal === undefined ? body : settleOnAbort(rt, run, body, source);
 }
 
 function outputOutcome(tool: AnyToolDefinition, value: unknown): DispatchOutcome {
@@ -97,15 +153,14 @@ function outputOutcome(tool: AnyToolDefinition, value: unknown): DispatchOutcome
   return { status: 'ok', stage: 'execute', output: output as JsonValue };
 }
 
-function thrownOutcome(error: unknown, signal: AbortSignal): DispatchOutcome {
-  if (signal.aborted && !DshError.isInstance(error)) return abortedOutcome(signal);
+function thrownOutcome(error: unknown, source: AbortSource): DispatchOutcome {
+  if (source.aborted && !DshError.isInstance(error)) return abortedOutcome(source.reason);
   const info = errorFromThrown(error);
   return errorOutcome('execute', info.code, info.message, { data: info.data });
 }
 
-/** The outcome of a body stopped by its signal: the reason's code when it has one (a timeout's). */
-export function abortedOutcome(signal: AbortSignal): DispatchOutcome {
-  const reason: unknown = signal.reason;
+/** The outcome of a call stopped by an abort: the reason's code when it has one (a timeout's), else `ABORTED`. */
+export function abortedOutcome(reason: unknown): DispatchOutcome {
   const info: OutcomeError = DshError.isInstance(reason)
     ? errorFromThrown(reason)
     : { code: ErrorCode.ABORTED, message: `the call was aborted${reason === undefined ? '' : `: ${messageOf(reason)}`}` };
@@ -113,19 +168,19 @@ export function abortedOutcome(signal: AbortSignal): DispatchOutcome {
 }
 
 /**
- * Races `work` against `signal`: once aborted, waits the grace period and
+ * Races `work` against an abort: once aborted, waits the grace period and
  * then settles with the abort outcome. A late settlement is recorded.
  */
-function settleOnAbort(rt: Runtime, run: CallRun, work: Promise<DispatchOutcome>, signal: AbortSignal): Promise<DispatchOutcome> {
+function settleOnAbort(rt: Runtime, run: CallRun, work: Promise<DispatchOutcome>, source: AbortSource): Promise<DispatchOutcome> {
   return new Promise<DispatchOutcome>((resolve) => {
     let done = false;
     let grace: ReturnType<typeof setTimeout> | undefined;
-    const onAbort = (): void => {
+    const stopListening = source.onAbort(() => {
       grace = setTimeout(() => {
         if (done) return;
         done = true;
-        resolve(abortedOutcome(signal));
-        work.then((late) => {
+        resolve(abortedOutcome(source.reason));
+        void work.then((late) => {
           rt.diagnostics.record(
             'LATE_SETTLEMENT',
             `tool:${run.identity.name}`,
@@ -134,14 +189,12 @@ function settleOnAbort(rt: Runtime, run: CallRun, work: Promise<DispatchOutcome>
           );
         });
       }, rt.limits.abortGraceMs);
-    };
-    if (signal.aborted) onAbort();
-    else signal.addEventListener('abort', onAbort, { once: true });
-    work.then((outcome) => {
+    });
+    void work.then((outcome) => {
       if (done) return;
       done = true;
       if (grace !== undefined) clearTimeout(grace);
-      signal.removeEventListener('abort', onAbort);
+      stopListening();
       resolve(outcome);
     });
   });

@@ -99,6 +99,8 @@ export class EventLog {
   readonly #sinkTimeoutMs: number;
   readonly #diagnostics: Diagnostics;
   #seq = 0;
+  #lastMs = 0;
+  #lastAt = '';
 
   constructor(options: EventLogOptions) {
     this.session = options.session;
@@ -159,10 +161,11 @@ export class EventLog {
     ref?: { readonly call: string; readonly token: string },
   ): { event: SessionEvent<T>; durable: Promise<Error | undefined> | undefined } {
     this.#seq += 1;
+    const at = this.#now();
     const event = Object.freeze(
       ref === undefined
-        ? { seq: this.#seq, at: new Date().toISOString(), session: this.session, type, data }
-        : { seq: this.#seq, at: new Date().toISOString(), session: this.session, type, call: ref.call, token: ref.token, data },
+        ? { seq: this.#seq, at, session: this.session, type, data }
+        : { seq: this.#seq, at, session: this.session, type, call: ref.call, token: ref.token, data },
     ) as SessionEvent<T>;
     const any = event as unknown as AnySessionEvent;
     this.#events.push(any);
@@ -175,6 +178,16 @@ export class EventLog {
       }
     }
     return { event, durable: this.sink === undefined ? undefined : this.#write(any) };
+  }
+
+  /** The ISO time, formatted once per millisecond: formatting costs more than the rest of an append. */
+  #now(): string {
+    const ms = Date.now();
+    if (ms !== this.#lastMs) {
+      this.#lastMs = ms;
+      this.#lastAt = new Date(ms).toISOString();
+    }
+    return this.#lastAt;
   }
 
   #write(event: AnySessionEvent): Promise<Error | undefined> {

@@ -14,14 +14,14 @@ import type { Plugin } from './plugin.js';
 import { type ReservedToolName, ToolRegistry, type ToolSchema } from './registry.js';
 import type { ParentCall, Runtime } from './runtime.js';
 import { executeCall, runStep, type Step, type StepOptions, type StepResult } from './step.js';
-import type { AnyToolDefinition, Dialect, SubCall, ToolDefinition } from './tool.js';
+import type { AnyToolDefinition, Dialect, SubCall } from './tool.js';
 
 /** `host.tools`: the registry and the way into the pipeline for a single call. */
 export interface HostTools {
   /** Registers a tool; returns the way to unregister it. `run_code` is refused here. */
-  register<I extends z.ZodType, O>(definition: ToolDefinition<I, O>): () => void;
+  register(definition: AnyToolDefinition): () => void;
   /** Registers a reserved tool (`run_code`): the path only its owning plugin uses. */
-  registerReserved<I extends z.ZodType, O>(name: ReservedToolName, definition: ToolDefinition<I, O>): () => void;
+  registerReserved(name: ReservedToolName, definition: AnyToolDefinition): () => void;
   /** Runs one call through the whole pipeline; with `parent`, as that call's sub-call. */
   execute(call: SubCall, parent?: ParentCall): Promise<Outcome>;
   /** Name, description and input JSON Schema per tool: all the model needs, nothing more. */

@@ -58,66 +58,75 @@ function pathOf(keys: readonly (string | number)[]): string {
  * JSON; on a problem, the parts walked so far may already be frozen.
  */
 export function freezeJson(value: unknown): JsonProblem | undefined {
-  const keys: (string | number)[] = [];
-  const ancestors = new Set<object>();
+  if (value === undefined) return { path: '$', message: 'undefined is not JSON' };
+  const walk: JsonWalk = { keys: [], ancestors: undefined };
+  const message = walkJson(value, walk);
+  return message === undefined ? undefined : { path: pathOf(walk.keys), message };
+}
 
-  const walk = (v: unknown): string | undefined => {
-    switch (typeof v) {
-      case 'string':
-      case 'boolean':
-      case 'bigint':
+/** The walk's position: keys from the root (for the error path), and the objects above (for cycles). */
+interface JsonWalk {
+  readonly keys: (string | number)[];
+  ancestors: Set<object> | undefined;
+}
+
+function walkJson(v: unknown, walk: JsonWalk): string | undefined {
+  switch (typeof v) {
+    case 'string':
+    case 'boolean':
+    case 'bigint':
+      return undefined;
+    case 'number':
+      return Number.isFinite(v) ? undefined : `${v} is not a JSON number`;
+    case 'object': {
+      if (v === null) return undefined;
+      if (isLosslessNumber(v)) {
+        Object.freeze(v);
         return undefined;
-      case 'number':
-        return Number.isFinite(v) ? undefined : `${v} is not a JSON number`;
-      case 'object': {
-        if (v === null) return undefined;
-        if (ancestors.has(v)) return 'a cycle: this object contains itself';
-        if (Array.isArray(v)) {
-          ancestors.add(v);
-          for (let i = 0; i < v.length; i++) {
-            const item = v[i];
-            if (item === undefined) {
-              keys.push(i);
-              return 'undefined in an array is not JSON';
-            }
-            keys.push(i);
-            const problem = walk(item);
-            if (problem !== undefined) return problem;
-            keys.pop();
-          }
-          ancestors.delete(v);
-          Object.freeze(v);
-          return undefined;
-        }
-        if (isLosslessNumber(v)) {
-          Object.freeze(v);
-          return undefined;
-        }
+      }
+      const isArray = Array.isArray(v);
+      if (!isArray) {
         const proto = Object.getPrototypeOf(v);
         if (proto !== Object.prototype && proto !== null) {
           return `a ${describe(v)} is not plain JSON; convert it to a string, array or plain object`;
         }
-        ancestors.add(v);
-        for (const key in v) {
-          const item = (v as Record<string, unknown>)[key];
-          if (item === undefined) continue;
-          keys.push(key);
-          const problem = walk(item);
-          if (problem !== undefined) return problem;
-          keys.pop();
-        }
-        ancestors.delete(v);
-        Object.freeze(v);
-        return undefined;
       }
-      default:
-        return `a ${typeof v} is not JSON`;
+      walk.ancestors ??= new Set();
+      if (walk.ancestors.has(v)) return 'a cycle: this object contains itself';
+      walk.ancestors.add(v);
+      const problem = isArray ? walkArray(v, walk) : walkObject(v as Record<string, unknown>, walk);
+      if (problem !== undefined) return problem;
+      walk.ancestors.delete(v);
+      Object.freeze(v);
+      return undefined;
     }
-  };
+    default:
+      return `a ${typeof v} is not JSON`;
+  }
+}
 
-  if (value === undefined) return { path: '$', message: 'undefined is not JSON' };
-  const message = walk(value);
-  return message === undefined ? undefined : { path: pathOf(keys), message };
+function walkArray(v: readonly unknown[], walk: JsonWalk): string | undefined {
+  for (let i = 0; i < v.length; i++) {
+    const item = v[i];
+    walk.keys.push(i);
+    if (item === undefined) return 'undefined in an array is not JSON';
+    const problem = walkJson(item, walk);
+    if (problem !== undefined) return problem;
+    walk.keys.pop();
+  }
+  return undefined;
+}
+
+function walkObject(v: Record<string, unknown>, walk: JsonWalk): string | undefined {
+  for (const key in v) {
+    const item = v[key];
+    if (item === undefined) continue;
+    walk.keys.push(key);
+    const problem = walkJson(item, walk);
+    if (problem !== undefined) return problem;
+    walk.keys.pop();
+  }
+  return undefined;
 }
 
 /** Deep-freezes plain objects and arrays, leaving other values alone. */

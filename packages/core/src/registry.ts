@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DshError, ErrorCode } from './errors.js';
-import type { AnyToolDefinition, Dialect, ToolDefinition } from './tool.js';
+import type { AnyToolDefinition, Dialect } from './tool.js';
 
 /** Names only the registry's reserved path may register. */
 export const reservedToolNames = ['run_code'] as const;
@@ -44,22 +44,22 @@ export class ToolRegistry {
   readonly #tools = new Map<string, Entry>();
 
   /** Registers a tool; refuses a taken or reserved name and a malformed definition. */
-  register<I extends z.ZodType, O>(definition: ToolDefinition<I, O>): () => void {
+  register(definition: AnyToolDefinition): () => void {
     if ((reservedToolNames as readonly string[]).includes(definition?.name)) {
       throw new DshError(
         ErrorCode.RESERVED_TOOL_NAME,
         `"${definition.name}" is reserved; only the registry's reserved path (host.tools.registerReserved) may register it`,
       );
     }
-    return this.#add(definition as unknown as AnyToolDefinition);
+    return this.#add(definition);
   }
 
   /** Registers a reserved tool (`run_code`), once per host. */
-  registerReserved<I extends z.ZodType, O>(name: ReservedToolName, definition: ToolDefinition<I, O>): () => void {
+  registerReserved(name: ReservedToolName, definition: AnyToolDefinition): () => void {
     if (!(reservedToolNames as readonly string[]).includes(name) || definition?.name !== name) {
       throw new DshError(ErrorCode.RESERVED_TOOL_NAME, `"${String(name)}" is not a reserved tool name, or the definition has another name`);
     }
-    return this.#add(definition as unknown as AnyToolDefinition);
+    return this.#add(definition);
   }
 
   #add(definition: AnyToolDefinition): () => void {

@@ -4,6 +4,8 @@ import { commit, finaliseAndObserve, postExecute } from './complete.js';
 import { dispatch } from './dispatch.js';
 import { DshError, ErrorCode, messageOf } from './errors.js';
 import type { ContextPart } from './events.js';
+import type { Decision } from './hooks.js';
+import { andThen, isPromiseLike, type MaybePromise } from './internal/deadline.js';
 import { Pool } from './internal/pool.js';
 import { type CallIdentity, errorOutcome, type Outcome, type OutcomeError } from './outcome.js';
 import type { ParentCall, Runtime } from './runtime.js';
@@ -61,25 +63,44 @@ export async function runStep(rt: Runtime, step: Step, options?: StepOptions): P
   const signal = options?.signal;
   const runs = calls.map((call: unknown, index) => startRun(rt, call, index));
   markDuplicates(runs);
+  if (signal !== undefined) for (const run of runs) run.abortable = true;
   const onAbort = (): void => {
-    for (const run of runs) run.controller.abort(signal?.reason ?? new DshError(ErrorCode.ABORTED, 'the step was cancelled'));
+    for (const run of runs) run.abort.abort(signal?.reason ?? new DshError(ErrorCode.ABORTED, 'the step was cancelled'));
   };
   if (signal?.aborted) onAbort();
   else signal?.addEventListener('abort', onAbort, { once: true });
 
   const pool = new Pool(rt.limits.maxParallel);
-  let committed: Promise<void> = Promise.resolve();
-  const outcomes: Outcome[] = [];
-  for (const [index, run] of runs.entries()) {
-    const finished = admitAndStart(rt, run, signal, pool);
-    committed = Promise.all([committed, finished]).then(async ([, outcome]) => {
+  const outcomes: Outcome[] = new Array(runs.length);
+  // Results commit in the model's order; while nothing is pending they commit at once.
+  let committing: Promise<void> | undefined;
+  const commitInOrder = (run: CallRun, index: number, completion: MaybePromise<Outcome>): void => {
+    if (committing === undefined && !isPromiseLike(completion)) {
+      outcomes[index] = completion;
+      const written = safeCommit(rt, run, completion);
+      if (isPromiseLike(written)) committing = written;
+      return;
+    }
+    committing = (committing ?? Promise.resolve()).then(async () => {
+      const outcome = await completion;
       outcomes[index] = outcome;
       await safeCommit(rt, run, outcome);
     });
-    // Admission of the next call waits until this one is dispatched (or will not be).
-    await finished.started;
+  };
+  for (let index = 0; index < runs.length; index++) {
+    const run = runs[index] as CallRun;
+    let completion: MaybePromise<Outcome>;
+    try {
+      const admitted = admit(rt, run, signal);
+      if (isPromiseLike(admitted)) await admitted;
+      const started = start(rt, run, signal, pool);
+      completion = (isPromiseLike(started) ? await started : started).completion;
+    } catch (error) {
+      completion = complete(rt, run, internalError(messageOf(error)));
+    }
+    commitInOrder(run, index, completion);
   }
-  await committed;
+  if (committing !== undefined) await committing;
   signal?.removeEventListener('abort', onAbort);
 
   const parts = runs.flatMap((run) => run.context);
@@ -88,83 +109,98 @@ export async function runStep(rt: Runtime, step: Step, options?: StepOptions): P
     context = Object.freeze({ text: parts.map((p) => p.text).join('\n\n'), parts: Object.freeze(parts) });
     rt.log.append('context/message', context);
   }
-  await rt.log.flush();
+  if (rt.log.sink !== undefined) await rt.log.flush();
   const results = runs.map((run, index) =>
     Object.freeze({ id: run.identity.id, name: run.identity.name, outcome: outcomes[index] as Outcome }),
   );
   return context === undefined ? { results } : { results, context };
 }
 
-/** A call's completion, plus a promise that settles once it no longer holds up admission. */
-type Started = Promise<Outcome> & { started: Promise<unknown> };
-
-function admitAndStart(rt: Runtime, run: CallRun, signal: AbortSignal | undefined, pool: Pool): Started {
-  let markStarted: () => void = () => undefined;
-  const started = new Promise<void>((resolve) => {
-    markStarted = resolve;
-  });
-  const completion = (async (): Promise<Outcome> => {
-    try {
-      await admit(rt, run, signal);
-      const tool = run.tool;
-      if (run.outcome !== undefined || tool === undefined) {
-        markStarted();
-        return await complete(rt, run, run.outcome ?? internalError('no tool'));
-      }
-      await (tool.parallel === true ? pool.slot() : pool.drain());
-      if (signal?.aborted) {
-        markStarted();
-        return await complete(rt, run, abortedBeforeDispatch());
-      }
-      const dispatched = pool.run(() => dispatch(rt, run, tool));
-      // Parallel bodies overlap; any other body runs alone, so admission waits for it.
-      if (tool.parallel === true) markStarted();
-      const outcome = await dispatched;
-      markStarted();
-      return await complete(rt, run, outcome);
-    } catch (error) {
-      markStarted();
-      return finaliseAndObserve(rt, run, internalError(messageOf(error)));
-    }
-  })() as Started;
-  completion.started = started;
-  return completion;
+/** A call's completion, boxed so that awaiting the box does not await the completion. */
+interface Started {
+  readonly completion: MaybePromise<Outcome>;
 }
 
-/** Stages 1 to 6 for one call; sets `run.outcome` when the call will not dispatch. */
-async function admit(rt: Runtime, run: CallRun, signal: AbortSignal | undefined): Promise<void> {
-  const recorded = await announce(rt, run);
-  if (!recorded) return;
+/**
+ * Dispatches an admitted call. Settles once the next call may be admitted:
+ * at once for a parallel body (it runs in the pool), after the body for any
+ * other (it runs alone).
+ */
+function start(rt: Runtime, run: CallRun, signal: AbortSignal | undefined, pool: Pool): MaybePromise<Started> {
+  const tool = run.tool;
+  if (run.outcome !== undefined || tool === undefined) return { completion: complete(rt, run, run.outcome ?? internalError('no tool')) };
+  return andThen(tool.parallel === true ? pool.slot() : pool.drain(), (): MaybePromise<Started> => {
+    if (signal?.aborted) return { completion: complete(rt, run, abortedBeforeDispatch()) };
+    if (tool.parallel === true) {
+      const body = pool.run(async () => dispatch(rt, run, tool));
+      return { completion: body.then((outcome) => complete(rt, run, outcome)) };
+    }
+    return andThen(dispatch(rt, run, tool), (outcome) => ({ completion: complete(rt, run, outcome) }));
+  });
+}
+
+/**
+ * Stages 1 to 6 for one call; sets `run.outcome` when the call will not
+ * dispatch. Each stage continues synchronously when the previous one
+ * answered synchronously: no tick is spent on a call nothing waits for.
+ */
+function admit(rt: Runtime, run: CallRun, signal: AbortSignal | undefined): MaybePromise<void> {
+  const recorded = announce(rt, run);
+  if (isPromiseLike(recorded)) return recorded.then((ok) => (ok ? present(rt, run, signal) : undefined));
+  return recorded ? present(rt, run, signal) : undefined;
+}
+
+function present(rt: Runtime, run: CallRun, signal: AbortSignal | undefined): MaybePromise<void> {
   if (signal?.aborted && run.outcome === undefined) run.outcome = abortedBeforeDispatch();
   if (run.outcome === undefined) parseSent(run);
   run.tool = rt.tools.get(run.identity.name);
-  await showPending(rt, run);
+  const shown = showPending(rt, run);
+  if (isPromiseLike(shown)) return shown.then(() => decide(rt, run, signal));
+  return decide(rt, run, signal);
+}
+
+function decide(rt: Runtime, run: CallRun, signal: AbortSignal | undefined): MaybePromise<void> {
   if (run.outcome !== undefined) return;
   validate(rt, run);
   if (run.outcome !== undefined) return;
-  const decision = await preExecute(rt, run);
+  const decision = preExecute(rt, run);
+  if (isPromiseLike(decision)) return decision.then((d) => approveAndGuard(rt, run, signal, d));
+  return approveAndGuard(rt, run, signal, decision);
+}
+
+function approveAndGuard(rt: Runtime, run: CallRun, signal: AbortSignal | undefined, decision: Decision | undefined): MaybePromise<void> {
   if (run.outcome !== undefined) return;
-  if (decision === 'ask' && !(await approve(rt, run, signal))) return;
+  if (decision === 'ask') return approve(rt, run, signal).then((approved) => (approved ? guard(rt, run, signal) : undefined));
+  return guard(rt, run, signal);
+}
+
+function guard(rt: Runtime, run: CallRun, signal: AbortSignal | undefined): MaybePromise<void> {
   if (signal?.aborted) {
     run.outcome = abortedBeforeDispatch();
     return;
   }
-  await checkGuards(rt, run);
+  const passed = checkGuards(rt, run);
+  if (isPromiseLike(passed)) return passed.then(() => undefined);
 }
 
-async function complete(rt: Runtime, run: CallRun, outcome: Outcome): Promise<Outcome> {
+/** Stages 10 to 12. Never throws: a failure of the pipeline itself becomes the call's error. */
+function complete(rt: Runtime, run: CallRun, outcome: Outcome): MaybePromise<Outcome> {
+  const failed = (error: unknown): MaybePromise<Outcome> => finaliseAndObserve(rt, run, internalError(messageOf(error)));
   try {
-    return await finaliseAndObserve(rt, run, await postExecute(rt, run, outcome));
+    const done = andThen(postExecute(rt, run, outcome), (after) => finaliseAndObserve(rt, run, after));
+    return isPromiseLike(done) ? done.then(undefined, failed) : done;
   } catch (error) {
-    return finaliseAndObserve(rt, run, internalError(messageOf(error)));
+    return failed(error);
   }
 }
 
-async function safeCommit(rt: Runtime, run: CallRun, outcome: Outcome): Promise<void> {
+function safeCommit(rt: Runtime, run: CallRun, outcome: Outcome): MaybePromise<void> {
+  const failed = (error: unknown): void => rt.diagnostics.record('COMMIT_FAILED', 'step', messageOf(error), run.identity.id);
   try {
-    await commit(rt, run, outcome);
+    const written = commit(rt, run, outcome);
+    return isPromiseLike(written) ? written.then(undefined, failed) : written;
   } catch (error) {
-    rt.diagnostics.record('COMMIT_FAILED', 'step', messageOf(error), run.identity.id);
+    failed(error);
   }
 }
 
@@ -197,6 +233,7 @@ function startRun(rt: Runtime, call: unknown, index: number, parent?: ParentCall
 
 /** Every call whose id another call of the step shares is refused: the model could not tell their results apart. */
 function markDuplicates(runs: readonly CallRun[]): void {
+  if (runs.length < 2) return;
   const counts = new Map<string, number>();
   for (const run of runs) counts.set(run.identity.id, (counts.get(run.identity.id) ?? 0) + 1);
   for (const run of runs) {
@@ -214,7 +251,7 @@ function markDuplicates(runs: readonly CallRun[]): void {
 export async function executeCall(rt: Runtime, call: SubCall, parent?: ParentCall): Promise<Outcome> {
   const run = startRun(rt, call, 0, parent);
   const signal = parent?.signal;
-  const onAbort = (): void => run.controller.abort(signal?.reason);
+  const onAbort = (): void => run.abort.abort(signal?.reason);
   if (signal?.aborted) onAbort();
   else signal?.addEventListener('abort', onAbort, { once: true });
   try {

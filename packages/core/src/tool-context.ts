@@ -13,17 +13,26 @@ import type { SubCall, ToolContext } from './tool.js';
 export class ToolContextImpl implements ToolContext {
   readonly call: CallIdentity;
   readonly session: string;
-  readonly signal: AbortSignal;
-  readonly tools: { execute(call: SubCall): Promise<Outcome> };
   readonly #rt: Runtime;
+  readonly #run: CallRun;
+  readonly #signal: AbortSignal | undefined;
 
-  constructor(rt: Runtime, run: CallRun, signal: AbortSignal) {
+  /** `signal` is a tap's own signal, or undefined for the call's own (made on first read). */
+  constructor(rt: Runtime, run: CallRun, signal: AbortSignal | undefined) {
     this.#rt = rt;
+    this.#run = run;
+    this.#signal = signal;
     this.call = run.identity;
     this.session = rt.session;
-    this.signal = signal;
-    const parent = { id: run.identity.id, token: run.identity.token, signal };
-    this.tools = { execute: (sub: SubCall) => rt.execute(sub, parent) };
+  }
+
+  get tools(): { execute(call: SubCall): Promise<Outcome> } {
+    const { id, token } = this.call;
+    return { execute: (sub: SubCall) => this.#rt.execute(sub, { id, token, signal: this.signal }) };
+  }
+
+  get signal(): AbortSignal {
+    return this.#signal ?? this.#run.abort.signal;
   }
 
   emit<T extends EventType>(type: T, data: EventData<T>): Promise<void> {

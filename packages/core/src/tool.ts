@@ -15,8 +15,10 @@ export interface Card {
 
 /**
  * Turns a call into cards. `presentCall` runs before validation, so it sees
- * the arguments as the model sent them (parsed, not checked). Either may
- * throw: the host falls back to a generic card and the call goes on.
+ * the arguments as the model sent them (parsed, not checked);
+ * `presentResult` runs only for calls whose arguments passed the schema
+ * (others get the generic card). Either may throw: the host falls back to a
+ * generic card and the call goes on.
  */
 export interface ToolPresenter<Args = unknown> {
   presentCall?(args: Readonly<Record<string, unknown>>): Card;

@@ -39,3 +39,11 @@ export function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
     (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as { then?: unknown }).then === 'function'
   );
 }
+
+/** A value now, or later. Stages return plain values when every tap answered synchronously. */
+export type MaybePromise<T> = T | Promise<T>;
+
+/** Applies `fn` at once to a plain value, or once a promise settles: no tick is spent on sync taps. */
+export function andThen<T, U>(value: MaybePromise<T>, fn: (value: T) => MaybePromise<U>): MaybePromise<U> {
+  return isPromiseLike(value) ? (value as Promise<T>).then(fn) : fn(value as T);
+}

@@ -1,0 +1,29 @@
+#!/usr/bin/env node
+// Core benchmarks. Every figure is a ratio against a baseline measured in this same run,
+// so a slow or busy machine moves both sides together. Targets come from issue 2.
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+if (typeof globalThis.gc !== 'function') {
+  // Re-run with --expose-gc so the heap check can collect before measuring.
+  const result = spawnSync(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
+    stdio: 'inherit',
+  });
+  process.exit(result.status ?? 1);
+}
+
+const { perCall } = await import('./per-call.mjs');
+const { finalisation } = await import('./finalisation.mjs');
+const { scale } = await import('./scale.mjs');
+
+let failed = false;
+const report = (label, ratio, target) => {
+  const ok = ratio <= target;
+  failed ||= !ok;
+  console.log(`${ok ? 'ok  ' : 'FAIL'} ${label}: ${ratio.toFixed(2)}x (target <= ${target}x)`);
+};
+
+await perCall(report);
+await finalisation(report);
+failed = (await scale()) || failed;
+process.exitCode = failed ? 1 : 0;
