@@ -27,10 +27,10 @@ export function postExecute(rt: Runtime, run: CallRun, outcome: Outcome): MaybeP
   const taps = rt.hooks.postExecute.taps;
   if (taps.length === 0) return current;
   // One state object per outcome, not per tap: taps see the same object until a verdict changes it.
-  let state: PostExecuteState = { call: run.identity, tool: run.tool, session: rt.session, args: run.args, outcome: current };
+  let state = new PostState(rt.session, run, current);
   const ran = runSeries<Tap<PostExecuteTap>, PostExecuteVerdict | undefined | void>(taps, {
     call: (tap) => {
-      if (state.outcome !== current) state = { ...state, outcome: current };
+      if (state.outcome !== current) state = new PostState(rt.session, run, current);
       return tap.fn(state);
     },
     timeoutOf: (tap) => tap.timeoutMs ?? rt.limits.tapTimeoutMs,
@@ -57,6 +57,29 @@ export function postExecute(rt: Runtime, run: CallRun, outcome: Outcome): MaybeP
     },
   });
   return andThen(ran, () => current);
+}
+
+/** A post-execute tap's state; a class so the signal is made only if a tap reads it. */
+class PostState implements PostExecuteState {
+  readonly call: CallRun['identity'];
+  readonly tool: CallRun['tool'];
+  readonly args: CallRun['args'];
+  readonly #run: CallRun;
+
+  constructor(
+    readonly session: string,
+    run: CallRun,
+    readonly outcome: Outcome,
+  ) {
+    this.call = run.identity;
+    this.tool = run.tool;
+    this.args = run.args;
+    this.#run = run;
+  }
+
+  get signal(): AbortSignal {
+    return this.#run.abort.signal;
+  }
 }
 
 function tapFailed(rt: Runtime, run: CallRun, current: Outcome, name: string, message: string): Outcome {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { echoTool, failTool, sleepTool } from './__fixtures__/tools.js';
-import { type DispatchOutcome, DshError, defineTool, z } from './index.js';
+import { type DispatchOutcome, DshError, defineTool, ToolDenied, z } from './index.js';
 import { createTestHost } from './testing/index.js';
 
 describe('the tools/execute waterfall (stage 7)', () => {
@@ -51,13 +51,30 @@ describe('the tools/execute waterfall (stage 7)', () => {
     expect(outcome.status === 'error' && outcome.error.message).toContain('broken');
   });
 
-  it('refuses a tap outcome that is not ok or error, so a tap cannot forge a denial', async () => {
+  it('refuses a malformed tap outcome, and a tap that tries to turn a call into blocked', async () => {
+    for (const forged of [{ status: 'denied', reason: 'no code' }, { status: 'blocked', code: 'X', reason: 'x' }, null]) {
+      const t = await createTestHost();
+      t.host.tools.register(echoTool());
+      t.host.hooks.execute.tap('forger', () => forged as never);
+      t.host.hooks.execute.tap('async-rejecter', async () => Promise.reject(new Error('nope')));
+      const outcome = await t.call('echo', { text: 'x' });
+      expect(outcome).toMatchObject({ status: 'error', by: 'forger', error: { code: 'TOOL_FAILED' } });
+    }
+  });
+
+  it('lets a tap deny at dispatch (a quota, say): the body does not run', async () => {
+    const runs: string[] = [];
     const t = await createTestHost();
-    t.host.tools.register(echoTool());
-    t.host.hooks.execute.tap('forger', () => ({ status: 'denied', reason: 'x' }) as never);
-    t.host.hooks.execute.tap('async-rejecter', async () => Promise.reject(new Error('nope')));
-    const outcome = await t.call('echo', { text: 'x' });
-    expect(outcome).toMatchObject({ status: 'error', by: 'forger', error: { code: 'TOOL_FAILED' } });
+    t.host.tools.register(echoTool(runs));
+    t.host.hooks.execute.tap('quota', () => ({
+      status: 'denied',
+      stage: 'execute',
+      code: 'QUOTA',
+      reason: 'daily quota used up',
+      by: 'quota',
+    }));
+    expect(await t.call('echo', { text: 'x' })).toMatchObject({ status: 'denied', code: 'QUOTA', by: 'quota' });
+    expect(runs).toEqual([]);
   });
 
   it('settles a step whose execute tap never settles, once the host dispatch deadline passes', async () => {
@@ -99,6 +116,28 @@ describe('the tool body (stage 8)', () => {
     const bad = await t.call('typed', { good: false });
     expect(bad).toMatchObject({ status: 'error', error: { code: 'INVALID_TOOL_OUTPUT' } });
     expect(bad.status === 'error' && bad.error.message).toContain('count');
+  });
+
+  it('turns a thrown ToolDenied into a final denial that no post-execute tap can replace', async () => {
+    const t = await createTestHost();
+    t.host.tools.register(
+      defineTool({
+        name: 'guarded-write',
+        description: 'Refuses inside its body.',
+        input: z.object({}),
+        execute: () => {
+          throw new ToolDenied('FS_NOT_READ', 'read the file before editing it', { by: 'read-before-edit' });
+        },
+      }),
+    );
+    t.host.hooks.postExecute.tap('replacer', () => ({ replaceOutput: 'fine' }));
+    expect(await t.call('guarded-write', {})).toEqual({
+      status: 'denied',
+      stage: 'execute',
+      code: 'FS_NOT_READ',
+      reason: 'read the file before editing it',
+      by: 'read-before-edit',
+    });
   });
 
   it('gives a body that returns nothing a null output', async () => {

@@ -1,10 +1,10 @@
 import type { CallRun } from './call-run.js';
-import { DshError, ErrorCode, messageOf } from './errors.js';
+import { DshError, ErrorCode, messageOf, ToolDenied } from './errors.js';
 import { errorFromThrown } from './finalise.js';
 import type { ExecuteContext } from './hooks.js';
 import { isPromiseLike, type MaybePromise } from './internal/deadline.js';
 import type { JsonValue } from './json.js';
-import { type DispatchOutcome, errorOutcome, type OutcomeError } from './outcome.js';
+import { type DispatchOutcome, deniedOutcome, errorOutcome, type OutcomeError } from './outcome.js';
 import type { Runtime } from './runtime.js';
 import type { AnyToolDefinition } from './tool.js';
 import { ToolContextImpl } from './tool-context.js';
@@ -104,11 +104,18 @@ class ExecuteContextImpl implements ExecuteContext {
 }
 
 function checkTapOutcome(name: string, outcome: unknown): DispatchOutcome {
-  const status = (outcome as { status?: unknown } | null)?.status;
+  const o = outcome as { status?: unknown; code?: unknown; reason?: unknown } | null;
+  const status = o?.status;
   if (status === 'ok' || status === 'error') return outcome as DispatchOutcome;
-  return errorOutcome('execute', ErrorCode.TOOL_FAILED, `execute tap "${name}" returned something other than an ok or error outcome`, {
-    by: name,
-  });
+  if (status === 'denied' && typeof o?.code === 'string' && typeof o.reason === 'string') return outcome as DispatchOutcome;
+  return errorOutcome(
+    'execute',
+    ErrorCode.TOOL_FAILED,
+    `execute tap "${name}" returned something other than an ok, error or denied outcome`,
+    {
+      by: name,
+    },
+  );
 }
 
 function tapFailed(name: string, error: unknown): DispatchOutcome {
@@ -154,6 +161,7 @@ function outputOutcome(tool: AnyToolDefinition, value: unknown): DispatchOutcome
 }
 
 function thrownOutcome(error: unknown, source: AbortSource): DispatchOutcome {
+  if (ToolDenied.isInstance(error)) return deniedOutcome('execute', error.code, error.message, error.by);
   if (source.aborted && !DshError.isInstance(error)) return abortedOutcome(source.reason);
   const info = errorFromThrown(error);
   return errorOutcome('execute', info.code, info.message, { data: info.data });

@@ -91,6 +91,29 @@ export class ToolError extends DshError {
   }
 }
 
+const deniedMarker = Symbol.for('@deepseek-ai/dsh-core/ToolDenied');
+
+/**
+ * What a tool body throws when a check inside it refuses the call before it
+ * changed anything (a vetoed gate, say): the outcome is `denied`, not
+ * `error`, so it is final like any other denial. `by` names who refused.
+ */
+export class ToolDenied extends DshError {
+  readonly by: string | undefined;
+  readonly [deniedMarker] = true;
+
+  constructor(code: string, reason: string, options?: { by?: string; cause?: unknown }) {
+    super(code, reason, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'ToolDenied';
+    this.by = options?.by;
+  }
+
+  /** True for any ToolDenied, including one made by another copy of this package. */
+  static override isInstance(value: unknown): value is ToolDenied {
+    return typeof value === 'object' && value !== null && deniedMarker in value;
+  }
+}
+
 /** A readable message for any thrown value, never throwing itself. */
 export function messageOf(value: unknown): string {
   if (value instanceof Error) return value.message || value.name;

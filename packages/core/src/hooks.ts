@@ -65,6 +65,8 @@ export type ExecuteTap = (ctx: ExecuteContext, next: ExecuteNext) => DispatchOut
 export interface PostExecuteState extends CallInfo {
   readonly args: Args;
   readonly outcome: Outcome;
+  /** Aborted when the step is cancelled: a tap doing slow work (a hook script) should stop. */
+  readonly signal: AbortSignal;
 }
 
 /**

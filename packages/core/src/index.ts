@@ -8,7 +8,7 @@ export { z } from 'zod';
 export type { ApprovalAnswer, ApprovalProvider, ApprovalReply, ApprovalRequest } from './approval.js';
 export { type Catalog, catalogMarkdown, catalogOf } from './catalog.js';
 export type { Diagnostic, Diagnostics } from './diagnostics.js';
-export { DshError, ErrorCode, messageOf, ToolError } from './errors.js';
+export { DshError, ErrorCode, messageOf, ToolDenied, ToolError } from './errors.js';
 export { outcomeSchema } from './event-types.js';
 export type {
   AnySessionEvent,

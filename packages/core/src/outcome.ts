@@ -54,8 +54,8 @@ export interface BlockedOutcome extends Decided {
 /** The one answer the model sees for a call. Frozen, lossless JSON. */
 export type Outcome = OkOutcome | ErrorOutcome | DeniedOutcome | BlockedOutcome;
 
-/** What dispatch (the `tools/execute` waterfall and the body) can produce. */
-export type DispatchOutcome = OkOutcome | ErrorOutcome;
+/** What dispatch (the `tools/execute` waterfall and the body) can produce; a body denies by throwing `ToolDenied`. */
+export type DispatchOutcome = OkOutcome | ErrorOutcome | DeniedOutcome;
 
 /** Builds an error outcome. */
 export function errorOutcome(
