@@ -1,5 +1,7 @@
 // The plugins whose tools and event types the catalog covers, each configured as an
 // integrator would, inside a scratch directory so nothing depends on this machine.
-export async function catalogPlugins(_scratch) {
-  return [];
+import { toolFs } from '@deepseek-ai/dsh-tool-fs';
+
+export async function catalogPlugins(scratch) {
+  return [toolFs({ roots: [scratch], cwd: scratch, search: 'builtin' })];
 }

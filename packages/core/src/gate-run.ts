@@ -29,12 +29,14 @@ export async function raiseGate<T extends GateType>(rt: Runtime, type: T, data: 
       return veto(entry.name, `gate handler "${entry.name}" failed: ${messageOf(error)}`);
     }
     if (answer === undefined || answer === null) continue;
-    if (typeof answer === 'object' && typeof answer.veto === 'string') return veto(entry.name, answer.veto);
+    if (typeof answer === 'object' && typeof answer.veto === 'string') {
+      return veto(entry.name, answer.veto, typeof answer.code === 'string' ? answer.code : undefined);
+    }
     return veto(entry.name, `gate handler "${entry.name}" gave an unknown answer`);
   }
   return pass;
 }
 
-function veto(by: string, reason: string): GateVerdict {
-  return Object.freeze({ allowed: false, reason, by });
+function veto(by: string, reason: string, code?: string): GateVerdict {
+  return Object.freeze(code === undefined ? { allowed: false, reason, by } : { allowed: false, reason, by, code });
 }

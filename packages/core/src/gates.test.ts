@@ -35,12 +35,12 @@ describe('gates', () => {
   it('stop at the first veto, in registration order, naming the handler', async () => {
     const { t, verdicts } = await setup();
     let laterRan = false;
-    t.host.gates.on('fs/write-intent', 'cas', async () => ({ veto: 'the file changed since it was read' }));
+    t.host.gates.on('fs/write-intent', 'cas', async () => ({ veto: 'the file changed since it was read', code: 'FS_CHANGED_SINCE_READ' }));
     t.host.gates.on('fs/write-intent', 'later', () => {
       laterRan = true;
     });
     await t.call('writer', { path: '/a' });
-    expect(verdicts).toEqual([{ allowed: false, by: 'cas', reason: 'the file changed since it was read' }]);
+    expect(verdicts).toEqual([{ allowed: false, by: 'cas', reason: 'the file changed since it was read', code: 'FS_CHANGED_SINCE_READ' }]);
     expect(laterRan).toBe(false);
   });
 

@@ -16,13 +16,16 @@ export type GateType = keyof GateDataMap;
 /** What a gate of type `T` announces. */
 export type GateData<T extends GateType> = GateDataMap[T];
 
-/** A handler's veto, with the reason the model will read. */
+/** A handler's veto, with the reason the model will read and, optionally, a stable code for it. */
 export interface GateVeto {
   readonly veto: string;
+  readonly code?: string;
 }
 
-/** What raising a gate decided. */
-export type GateVerdict = { readonly allowed: true } | { readonly allowed: false; readonly reason: string; readonly by: string };
+/** What raising a gate decided; a veto names its handler and carries the handler's code, if any. */
+export type GateVerdict =
+  | { readonly allowed: true }
+  | { readonly allowed: false; readonly reason: string; readonly by: string; readonly code?: string };
 
 /** What a gate handler learns about the call that raised the gate. */
 export interface GateContext {

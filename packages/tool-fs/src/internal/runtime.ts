@@ -1,0 +1,15 @@
+import type { ResolvedOptions } from '../options.js';
+import type { ReadLedger } from '../read-ledger.js';
+import type { Workspace } from '../workspace.js';
+
+/** The name of the read-before-edit handler on the `fs/*` gates. */
+export const readBeforeEditName = 'tool-fs/read-before-edit';
+
+/** What every tool body of one plugin instance shares. */
+export interface FsRuntime {
+  readonly workspace: Workspace;
+  readonly options: ResolvedOptions;
+  readonly ledger: ReadLedger;
+  /** The ripgrep executable to search with, or `undefined` for the built-in search. */
+  readonly ripgrep: string | undefined;
+}

@@ -1,0 +1,56 @@
+import { createTestHost } from '@deepseek-ai/dsh-core/testing';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { fsHost, type Scratch, scratch } from './fixtures/workspace.js';
+import { toolFs } from './plugin.js';
+
+let s: Scratch;
+beforeEach(async () => {
+  s = await scratch();
+});
+afterEach(() => s.cleanup());
+
+describe('toolFs', () => {
+  it('registers the seven file tools with JSON Schemas for the model', async () => {
+    const t = await fsHost(s.ws);
+    expect(t.host.tools.schemas().map((x) => x.name)).toEqual(['read', 'write', 'edit', 'multi_edit', 'list', 'glob', 'grep']);
+    expect(t.host.tools.schemas()[0]?.inputSchema).toMatchObject({ required: ['file_path'] });
+  });
+
+  it('marks reads and searches parallel and idempotent, and mutations neither', async () => {
+    const t = await fsHost(s.ws);
+    const flags = Object.fromEntries(t.host.tools.list().map((tool) => [tool.name, [tool.parallel === true, tool.idempotent === true]]));
+    expect(flags).toEqual({
+      read: [true, true],
+      list: [true, true],
+      glob: [true, true],
+      grep: [true, true],
+      write: [false, false],
+      edit: [false, false],
+      multi_edit: [false, false],
+    });
+  });
+
+  it.each([
+    [{ roots: [] }, 'roots'],
+    [{ maxReadLines: 0 }, 'maxReadLines'],
+    [{ search: 'fast' }, 'search'],
+    [{ unknown: true }, 'options'],
+  ])('refuses bad options naming the field (%j)', (options, field) => {
+    expect(() => toolFs(options as never)).toThrow(
+      expect.objectContaining({ code: 'INVALID_OPTIONS', message: expect.stringContaining(field) }),
+    );
+  });
+
+  it('refuses a second copy on the same host', async () => {
+    await expect(createTestHost({ plugins: [toolFs({ roots: [s.ws] }), toolFs({ roots: [s.ws] })] })).rejects.toMatchObject({
+      code: 'DUPLICATE_PLUGIN',
+    });
+  });
+
+  it('rejects invalid arguments before the body runs, naming the field', async () => {
+    const t = await fsHost(s.ws);
+    const outcome = await t.call('read', { file_path: 'a', offset: 0 });
+    expect(outcome).toMatchObject({ status: 'error', error: { code: 'INVALID_ARGS' } });
+    expect(outcome.status === 'error' && outcome.error.message).toContain('offset');
+  });
+});

@@ -1,0 +1,62 @@
+import { DshError, definePlugin, ErrorCode, type Host, type Plugin } from '@deepseek-ai/dsh-core';
+import { type FsRuntime, readBeforeEditName } from './internal/runtime.js';
+import { parseToolFsOptions, type ToolFsOptions } from './options.js';
+import { ReadLedger, type VetoKind, vetoReason } from './read-ledger.js';
+import { probeRipgrep } from './search/ripgrep.js';
+import { editTool, multiEditTool } from './tools/edit.js';
+import { globTool } from './tools/glob.js';
+import { grepTool } from './tools/grep.js';
+import { listTool } from './tools/list.js';
+import { readTool } from './tools/read.js';
+import { writeTool } from './tools/write.js';
+import { Workspace } from './workspace.js';
+
+/** The plugin's name, as `host.plugins()` lists it. */
+export const toolFsPluginName = 'tool-fs';
+/** The plugin's version. */
+export const toolFsVersion = '0.1.0';
+
+/**
+ * The file tools plugin: `read`, `write`, `edit`, `multi_edit`, `list`,
+ * `glob` and `grep`, confined to the configured roots, plus the
+ * read-before-edit handler on the `fs/write-intent` and `fs/edit-intent`
+ * gates. Options are checked here (`INVALID_OPTIONS` naming the field);
+ * roots are resolved, and ripgrep looked for, when the host registers it.
+ */
+export function toolFs(options: ToolFsOptions = {}): Plugin {
+  const o = parseToolFsOptions(options);
+  return definePlugin({
+    name: toolFsPluginName,
+    version: toolFsVersion,
+    async register(host: Host) {
+      const workspace = await Workspace.open(o.cwd, o.roots, o.readOnlyRoots);
+      const ripgrep = o.search === 'builtin' ? undefined : await probeRipgrep(o.ripgrepPath);
+      if (o.search === 'ripgrep' && ripgrep === undefined) {
+        throw new DshError(
+          ErrorCode.INVALID_OPTIONS,
+          `toolFs: search: "ripgrep" was asked for, but "${o.ripgrepPath} --version" does not run`,
+        );
+      }
+      const ledger = ReadLedger.fromEvents(o.history);
+      ledger.replay(host.events.list());
+      host.events.subscribe((event) => {
+        if (event.type === 'fs/observed') ledger.observe(event.data);
+      });
+      const rt: FsRuntime = { workspace, options: o, ledger, ripgrep };
+      if (o.readBeforeEdit) registerReadBeforeEdit(host, rt);
+      host.tools.register(readTool(rt));
+      host.tools.register(writeTool(rt));
+      host.tools.register(editTool(rt));
+      host.tools.register(multiEditTool(rt));
+      host.tools.register(listTool(rt));
+      host.tools.register(globTool(rt));
+      host.tools.register(grepTool(rt));
+    },
+  });
+}
+
+function registerReadBeforeEdit(host: Host, rt: FsRuntime): void {
+  const decide = (kind: VetoKind | undefined, path: string) => (kind === undefined ? undefined : vetoReason(kind, path));
+  host.gates.on('fs/write-intent', readBeforeEditName, (data) => decide(rt.ledger.check('write', data), data.path));
+  host.gates.on('fs/edit-intent', readBeforeEditName, (data) => decide(rt.ledger.check('edit', data), data.path));
+}
