@@ -148,15 +148,31 @@ describe('the tool body (stage 8)', () => {
 
   it('settles a body that ignores its abort once the grace period passes, and records the late result', async () => {
     const t = await createTestHost({ abortGraceMs: 10 });
-    const order: string[] = [];
-    t.host.tools.register(sleepTool(order, { ignoreAbort: true }));
+    let release: () => void = () => undefined;
+    let started: () => void = () => undefined;
+    const running = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    t.host.tools.register(
+      defineTool({
+        name: 'deaf',
+        description: 'Ignores its signal until released.',
+        input: z.object({}),
+        execute: () =>
+          new Promise<string>((resolve) => {
+            release = () => resolve('finished anyway');
+            started();
+          }),
+      }),
+    );
     const controller = new AbortController();
-    const step = t.host.runStep({ calls: [{ id: 's1', name: 'sleep', args: { ms: 60, label: 'deaf' } }] }, { signal: controller.signal });
-    setTimeout(() => controller.abort(), 5);
+    const step = t.host.runStep({ calls: [{ id: 's1', name: 'deaf', args: {} }] }, { signal: controller.signal });
+    await running;
+    controller.abort();
     const { results } = await step;
     expect(results[0]?.outcome).toMatchObject({ status: 'error', error: { code: 'ABORTED' } });
-    await new Promise((r) => setTimeout(r, 80));
-    expect(order).toEqual(['start:deaf', 'end:deaf']);
+    release();
+    await new Promise((r) => setTimeout(r, 0));
     expect(t.host.diagnostics.list().map((d) => d.code)).toContain('LATE_SETTLEMENT');
     expect(t.host.events.list().filter((e) => e.type === 'tool/result')).toHaveLength(1);
   });

@@ -18,7 +18,7 @@ describe('scheduling within a step', () => {
     });
     await t.host.runStep({
       calls: [
-        { id: '1', name: 'sleep', args: { ms: 20, label: '1' } },
+        { id: '1', name: 'sleep', args: { ms: 300, label: '1' } },
         { id: '2', name: 'sleep', args: { ms: 1, label: '2' } },
         { id: '3', name: 'sleep', args: { ms: 1, label: '3' } },
       ],
@@ -34,7 +34,7 @@ describe('scheduling within a step', () => {
     t.host.tools.register(sleepTool(order, { parallel: true }));
     const { results } = await t.host.runStep({
       calls: [
-        { id: 'slow', name: 'sleep', args: { ms: 30, label: 'slow' } },
+        { id: 'slow', name: 'sleep', args: { ms: 300, label: 'slow' } },
         { id: 'fast', name: 'sleep', args: { ms: 1, label: 'fast' } },
       ],
     });
