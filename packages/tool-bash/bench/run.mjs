@@ -1,0 +1,78 @@
+#!/usr/bin/env node
+// pnpm bench: the tool's overhead against raw spawns measured in the same run, and the memory of a
+// 200 MB flood. Prints ratios; asserts nothing (the machine is shared and noisy).
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { bwrapArgs, bwrapSandbox } from '../dist/index.js';
+import { median, raw, toolHost } from './common.mjs';
+
+const rounds = Number(process.env.BENCH_ROUNDS ?? 150);
+const cwd = realpathSync(mkdtempSync(join(tmpdir(), 'dsh-bash-bench-')));
+
+async function time(fn) {
+  const start = performance.now();
+  await fn();
+  return performance.now() - start;
+}
+
+/** Alternates baseline and candidate so drift in machine load hits both alike. */
+async function compare(label, baseline, candidate) {
+  for (let i = 0; i < 5; i += 1) {
+    await baseline();
+    await candidate();
+  }
+  const a = [];
+  const b = [];
+  for (let i = 0; i < rounds; i += 1) {
+    a.push(await time(baseline));
+    b.push(await time(candidate));
+  }
+  const ratio = median(b) / median(a);
+  console.log(
+    `${label}: baseline median ${median(a).toFixed(1)} ms, tool median ${median(b).toFixed(1)} ms, ratio ${ratio.toFixed(2)}x (+${(median(b) - median(a)).toFixed(1)} ms)`,
+  );
+  return ratio;
+}
+
+try {
+  console.log(`tool-bash bench (${rounds} rounds each, interleaved)`);
+  const plain = await toolHost({ cwd, sandbox: { provider: 'none' } });
+  const bare = await toolHost({ cwd }, true);
+  const ratio = await compare(
+    'bash -c true, no sandbox, both through the pipeline (the tool vs a bare-spawn tool)',
+    bare.bind(null, 'true'),
+    () => plain('true'),
+  );
+  console.log(`  target: at most 1.2x -> ${ratio <= 1.2 ? 'met' : 'NOT met'}`);
+  await compare(
+    'bash -c true, no sandbox, the tool through the pipeline vs a bare spawn without it',
+    () => raw('bash', ['-c', 'true'], cwd),
+    () => plain('true'),
+  );
+
+  const policy = { writableRoots: [cwd], readOnlyPaths: [join(cwd, '.git')], extraReadablePaths: [], network: false, cwd };
+  const probe = await bwrapSandbox().probe(policy);
+  if (probe.ok) {
+    const boxed = await toolHost({ cwd, sandbox: { provider: 'bwrap' } });
+    await compare(
+      'bash -c true in bwrap, the tool through the pipeline vs a bare spawn of the same bwrap argv',
+      () => raw('bwrap', [...bwrapArgs(policy), '--', 'bash', '-c', 'true'], cwd),
+      () => boxed('true'),
+    );
+  } else {
+    console.log(`bwrap: skipped (${probe.reason})`);
+  }
+
+  const child = (mode) =>
+    JSON.parse(execFileSync(process.execPath, [new URL('./flood.mjs', import.meta.url).pathname, mode, cwd], { encoding: 'utf8' }));
+  const idle = child('idle');
+  const flood = child('flood');
+  console.log(
+    `200 MB flood: peak RSS ${flood.peakMb.toFixed(0)} MB (a process that ran only \`true\`: ${idle.peakMb.toFixed(0)} MB, ratio ${(flood.peakMb / idle.peakMb).toFixed(2)}x); ${flood.bytes} bytes captured`,
+  );
+  console.log(`  target: under 100 MB -> ${flood.peakMb < 100 ? 'met' : 'NOT met'}`);
+} finally {
+  rmSync(cwd, { recursive: true, force: true });
+}

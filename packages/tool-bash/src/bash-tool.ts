@@ -1,0 +1,236 @@
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import {
+  type Card,
+  DshError,
+  defineTool,
+  type JsonValue,
+  messageOf,
+  type Outcome,
+  type ToolContext,
+  type ToolDefinition,
+  ToolError,
+  z,
+} from '@deepseek-ai/dsh-core';
+import { commandEnvironment } from './environment.js';
+import { BashErrorCode } from './errors.js';
+import { bashExternalNames } from './external.js';
+import { OutputCapture } from './internal/output-capture.js';
+import type { OutputDirectory } from './internal/output-dir.js';
+import { ProgressFeed } from './internal/progress-feed.js';
+import { type RunOutcome, runProcess, SpawnError, type StopCause } from './internal/run-process.js';
+import { shellScript } from './internal/shell.js';
+import { envAllowList, type ResolvedToolBashOptions } from './options.js';
+import { type BashResult, bashResultSchema, type StoppedResult } from './result.js';
+import type { SandboxPolicy } from './sandbox/provider.js';
+import type { SandboxSelector } from './sandbox-selection.js';
+import type { WorkingDirectory } from './working-directory.js';
+
+/** Longest command accepted: one argv string may not exceed 128 KiB on Linux. */
+const maxCommandLength = 100_000;
+
+/** The zod schema of the `bash` tool's arguments. */
+export const bashInputSchema = z.strictObject({
+  command: z
+    .string()
+    .max(maxCommandLength)
+    .refine((c) => c.trim() !== '', 'must not be empty')
+    .refine((c) => !c.includes('\0'), 'must not contain NUL bytes')
+    .describe('The bash command to run.'),
+  timeout: z.number().int().positive().optional().describe('Milliseconds before the command is killed; clamped to the configured maximum.'),
+  description: z.string().max(1_000).optional().describe('What the command does, in a few words, for the user.'),
+});
+
+/** The `bash` tool's arguments. */
+export type BashArgs = z.output<typeof bashInputSchema>;
+
+/** What the tool body needs from the plugin. */
+export interface BashToolEnvironment {
+  readonly options: ResolvedToolBashOptions;
+  readonly directory: WorkingDirectory;
+  readonly selector: SandboxSelector;
+  readonly outputDir: OutputDirectory;
+  readonly readOnlyPaths: readonly string[];
+}
+
+/** Builds the `bash` tool definition. */
+export function bashTool(env: BashToolEnvironment): ToolDefinition<typeof bashInputSchema, BashResult> {
+  const { options } = env;
+  return defineTool({
+    name: options.name,
+    description: describeTool(options),
+    input: bashInputSchema,
+    output: bashResultSchema,
+    timeoutMs: options.defaultTimeoutMs,
+    external: bashExternalNames,
+    present: { presentCall, presentResult },
+    execute: (args, ctx) => execute(env, args, ctx),
+  });
+}
+
+function describeTool(options: ResolvedToolBashOptions): string {
+  return [
+    'Runs a bash command in a fresh `bash -c` and returns its exit code, stdout, stderr and a combined view.',
+    'The working directory carries over to the next command (a `cd` sticks while it stays inside the workspace roots);',
+    'variables, functions, aliases and shell options do not. stdin is /dev/null.',
+    `Commands time out after ${options.defaultTimeoutMs} ms unless \`timeout\` says otherwise (at most ${options.maxTimeoutMs} ms);`,
+    'a timed-out command and everything it started are killed.',
+    `Output beyond ${options.maxOutputChars} characters keeps its head and tail, and the full output is saved to a file whose path the result gives.`,
+    options.sandbox.network
+      ? 'In the sandbox, only the workspace roots are writable (.git stays read-only) and /tmp is private.'
+      : 'In the sandbox, only the workspace roots are writable (.git stays read-only), /tmp is private, and there is no network.',
+    'Processes do not outlive the command: start servers or watchers some other way.',
+  ].join(' ');
+}
+
+async function execute(env: BashToolEnvironment, args: BashArgs, ctx: ToolContext): Promise<BashResult> {
+  const { options, directory } = env;
+  const selection = env.selector.selectionOf(ctx.call);
+  if (selection === undefined) {
+    throw new ToolError(
+      BashErrorCode.SANDBOX_NOT_SELECTED,
+      'no sandbox was selected for this call (the tool-bash sandbox tap did not run)',
+    );
+  }
+  const notices: string[] = [];
+  const provider = selection.provider;
+  await ctx.emit('bash/sandbox', {
+    provider: provider.name,
+    ...(selection.fallbackReason === undefined ? {} : { fallbackReason: selection.fallbackReason }),
+  });
+  if (selection.fallbackReason !== undefined) notices.push(`ran without a sandbox: ${selection.fallbackReason}`);
+
+  let timeoutMs = args.timeout ?? options.defaultTimeoutMs;
+  if (timeoutMs > options.maxTimeoutMs) {
+    notices.push(`the timeout of ${timeoutMs} ms was lowered to the maximum, ${options.maxTimeoutMs} ms`);
+    timeoutMs = options.maxTimeoutMs;
+  }
+  const cwd = directory.beforeCall(notices);
+  if (cwd === undefined) {
+    throw new ToolError(BashErrorCode.CWD_MISSING, `the start directory ${directory.start} no longer exists, so no command can run`, {
+      data: { cwd: directory.current, start: directory.start },
+    });
+  }
+  if (ctx.signal.aborted) throw stoppedError({ kind: 'abort', reason: ctx.signal.reason }, undefined);
+
+  const policy: SandboxPolicy = {
+    writableRoots: directory.roots,
+    readOnlyPaths: env.readOnlyPaths,
+    extraReadablePaths: env.outputDir.existing === undefined ? [] : [env.outputDir.existing],
+    network: options.sandbox.network,
+    cwd,
+  };
+  const marker = randomBytes(12).toString('hex');
+  const feed = new ProgressFeed((update) => ctx.progress(update), options.progressIntervalMs, options.progressMaxChars);
+  const capture = new OutputCapture({
+    maxChars: options.maxOutputChars,
+    maxBytes: options.maxOutputBytes,
+    fullOutputPath: () =>
+      join(env.outputDir.ensure(), `${ctx.call.id.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 80)}-${marker.slice(0, 8)}.log`),
+    onText: (stream, text) => feed.push(stream, text),
+  });
+
+  let run: RunOutcome;
+  try {
+    run = await runProcess({
+      command: provider.wrap({ file: options.shell, args: ['-c', shellScript(args.command)] }, policy),
+      cwd,
+      env: commandEnvironment(process.env, envAllowList(options), options.env.set, provider.environment?.(policy) ?? {}, marker),
+      marker: `DSH_BASH_CALL=${marker}`,
+      containsProcessTree: provider.containsProcessTree,
+      timeoutMs,
+      killGraceMs: options.killGraceMs,
+      sweep: options.sweepEscapees,
+      maxBytes: options.maxOutputBytes,
+      signal: ctx.signal,
+      capture,
+    });
+  } catch (error) {
+    feed.close();
+    await capture.finish();
+    if (error instanceof SpawnError) {
+      const what = provider.containsProcessTree ? `the ${provider.name} sandbox` : `the shell "${options.shell}"`;
+      throw new ToolError(BashErrorCode.SPAWN_FAILED, `${what} could not be started: ${error.message}`, {
+        data: { errno: error.errno ?? null },
+      });
+    }
+    throw error;
+  } finally {
+    feed.close();
+  }
+  const captured = await capture.finish();
+  directory.afterCall(run.report, notices);
+  if (run.survivors.length > 0) notices.push(`processes ${run.survivors.join(', ')} could not be killed`);
+  const result: BashResult = {
+    exitCode: run.exitCode,
+    signal: run.signal,
+    output: captured.output,
+    stdout: captured.stdout,
+    stderr: captured.stderr,
+    truncated: captured.truncated,
+    ...(captured.fullOutputPath === undefined ? {} : { fullOutputPath: captured.fullOutputPath }),
+    ...(captured.fullOutputError === undefined ? {} : { fullOutputError: captured.fullOutputError }),
+    bytes: captured.bytes,
+    cwd: directory.current,
+    sandbox: provider.name,
+    durationMs: run.durationMs,
+    ...(notices.length === 0 ? {} : { notices }),
+  };
+  if (run.stop !== undefined) throw stoppedError(run.stop, { ...result, escalated: run.escalated });
+  return result;
+}
+
+/** The error of a stopped command, with what it produced as `data`. */
+function stoppedError(stop: StopCause, partial: (BashResult & { escalated: boolean }) | undefined): ToolError {
+  const data = (extra: Record<string, unknown>): JsonValue | undefined =>
+    partial === undefined ? undefined : ({ ...partial, ...extra } as StoppedResult as unknown as JsonValue);
+  const how = partial?.escalated ? 'killed (SIGKILL after SIGTERM was ignored)' : 'stopped with SIGTERM';
+  switch (stop.kind) {
+    case 'timeout':
+      return new ToolError(
+        BashErrorCode.TOOL_TIMEOUT,
+        `the command did not finish within ${stop.timeoutMs} ms and was ${how}, with everything it started; its output so far is in the error data`,
+        { data: data({ stoppedBy: 'timeout', timeoutMs: stop.timeoutMs }) },
+      );
+    case 'output-limit':
+      return new ToolError(
+        BashErrorCode.OUTPUT_LIMIT_EXCEEDED,
+        `the command wrote more than ${stop.maxBytes} bytes and was ${how}; the output it wrote up to the limit is in the error data`,
+        { data: data({ stoppedBy: 'output-limit' }) },
+      );
+    default: {
+      const reason = stop.reason;
+      const code = DshError.isInstance(reason) ? reason.code : BashErrorCode.ABORTED;
+      const why = reason === undefined ? '' : `: ${messageOf(reason)}`;
+      return new ToolError(code, `the command was cancelled${why}; it was ${how}, with everything it started`, {
+        data: data({ stoppedBy: 'abort' }),
+      });
+    }
+  }
+}
+
+function presentCall(args: Readonly<Record<string, unknown>>): Card {
+  const command = typeof args.command === 'string' ? args.command : '';
+  const description = typeof args.description === 'string' && args.description !== '' ? args.description : undefined;
+  const firstLine = command.split('\n')[0] ?? '';
+  return {
+    title: 'bash',
+    summary: description ?? (firstLine.length > 120 ? `${firstLine.slice(0, 120)}…` : firstLine),
+    body: command,
+    format: 'code',
+  };
+}
+
+function presentResult(_args: BashArgs, outcome: Outcome): Card {
+  if (outcome.status === 'ok') {
+    const result = outcome.output as unknown as BashResult;
+    const status = result.signal === null ? `exit ${result.exitCode}` : `killed by ${result.signal}`;
+    return { title: 'bash', summary: result.truncated ? `${status} (output truncated)` : status, body: result.output, format: 'code' };
+  }
+  if (outcome.status === 'error') {
+    const data = outcome.error.data as { output?: unknown } | undefined;
+    const output = typeof data?.output === 'string' ? `\n\n${data.output}` : '';
+    return { title: 'bash', summary: outcome.error.code, body: `${outcome.error.message}${output}`, format: 'code' };
+  }
+  return { title: 'bash', summary: outcome.status, body: outcome.reason };
+}

@@ -1,0 +1,25 @@
+/**
+ * Stable codes of tool-bash. Outcome codes appear as `outcome.error.code` of a
+ * `bash` call; `INVALID_OPTIONS` is thrown by the `toolBash` factory.
+ * `TOOL_TIMEOUT` and `ABORTED` are core's own codes, reused so that a stopped
+ * command reads the same whoever stopped it.
+ */
+export const BashErrorCode = {
+  /** The command ran past its timeout and its process tree was killed; `data` holds the partial result. */
+  TOOL_TIMEOUT: 'TOOL_TIMEOUT',
+  /** The call's signal was aborted (user, step, timeout policy) and the tree was killed; `data` holds the partial result. */
+  ABORTED: 'ABORTED',
+  /** The command wrote more than `maxOutputBytes` and was killed; `data` holds the partial result. */
+  OUTPUT_LIMIT_EXCEEDED: 'OUTPUT_LIMIT_EXCEEDED',
+  /** The shell (or the sandbox launcher) could not be started at all. */
+  SPAWN_FAILED: 'SPAWN_FAILED',
+  /** Neither the session's working directory nor the configured start directory exists any more. */
+  CWD_MISSING: 'CWD_MISSING',
+  /** The body ran without a sandbox decision from the plugin's pre-execute tap (the tap was removed): refused. */
+  SANDBOX_NOT_SELECTED: 'SANDBOX_NOT_SELECTED',
+  /** `toolBash` was called with options it cannot use. */
+  INVALID_OPTIONS: 'INVALID_OPTIONS',
+} as const;
+
+/** One of tool-bash's stable codes. */
+export type BashErrorCode = (typeof BashErrorCode)[keyof typeof BashErrorCode];

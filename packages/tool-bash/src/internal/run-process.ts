@@ -1,0 +1,198 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import type { Readable } from 'node:stream';
+import type { SandboxCommand } from '../sandbox/provider.js';
+import type { OutputCapture } from './output-capture.js';
+import { leftovers, type ProcessTree, terminateTree } from './terminate.js';
+
+/** Why the tool stopped a command before it finished by itself. */
+export type StopCause =
+  | { readonly kind: 'timeout'; readonly timeoutMs: number }
+  | { readonly kind: 'abort'; readonly reason: unknown }
+  | { readonly kind: 'output-limit'; readonly maxBytes: number };
+
+/** Everything needed to run one command. */
+export interface RunRequest {
+  readonly command: SandboxCommand;
+  readonly cwd: string;
+  readonly env: Readonly<Record<string, string>>;
+  /** `NAME=value` present in the environment of every process of this call. */
+  readonly marker: string;
+  readonly containsProcessTree: boolean;
+  readonly timeoutMs: number;
+  readonly killGraceMs: number;
+  /** Whether to look for escaped processes (by marker) after a normal exit too. */
+  readonly sweep: boolean;
+  readonly maxBytes: number;
+  readonly signal: AbortSignal;
+  readonly capture: OutputCapture;
+}
+
+/** How the process ended. */
+export interface RunOutcome {
+  readonly exitCode: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly stop: StopCause | undefined;
+  /** Whether SIGKILL was needed to stop the tree. */
+  readonly escalated: boolean;
+  /** Processes that could not be killed (empty in practice). */
+  readonly survivors: readonly number[];
+  /** What the shell wrote on fd 3 (its final working directory), if anything. */
+  readonly report: string;
+  readonly durationMs: number;
+}
+
+/** The spawn itself failed (no such program, bad cwd, …). */
+export class SpawnError extends Error {
+  readonly errno: string | undefined;
+  constructor(error: NodeJS.ErrnoException) {
+    super(error.message);
+    this.errno = error.code;
+  }
+}
+
+/** How long to wait for the pipes to close once every process of the tree is gone. */
+const pipeCloseMs = 1_000;
+/** How long the pipes may stay open after a normal exit before the tool looks for escaped processes. */
+const quickCloseMs = 25;
+const reportLimit = 64 * 1024;
+
+/**
+ * Spawns the command in its own process group (session), stdin from
+ * `/dev/null`, stdout/stderr into the capture and fd 3 as a side channel, and
+ * settles once the leader has exited and nothing of its tree is left: on
+ * timeout, abort or output flood the tree is terminated (SIGTERM, grace,
+ * SIGKILL); after a normal exit, leftovers (background jobs, escapees with the
+ * marker) are terminated the same way. Never waits on a pipe that a stray
+ * process could hold open forever.
+ */
+export function runProcess(request: RunRequest): Promise<RunOutcome> {
+  const started = performance.now();
+  let child: ChildProcess;
+  try {
+    child = spawn(request.command.file, [...request.command.args], {
+      cwd: request.cwd,
+      env: request.env,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+      windowsHide: true,
+    });
+  } catch (error) {
+    return Promise.reject(new SpawnError(error as NodeJS.ErrnoException));
+  }
+  return new Promise<RunOutcome>((resolve, reject) => {
+    const stdout = child.stdout as Readable;
+    const stderr = child.stderr as Readable;
+    const side = child.stdio[3] as Readable;
+    let report = '';
+    let stop: StopCause | undefined;
+    let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+    let stopping: Promise<{ escalated: boolean; survivors: readonly number[] }> | undefined;
+    let finished = false;
+
+    const tree: ProcessTree = {
+      pid: child.pid ?? -1,
+      marker: request.marker,
+      containsProcessTree: request.containsProcessTree,
+      hasExited: () => exit !== undefined,
+    };
+
+    const stopTree = (cause: StopCause): void => {
+      // Without a pid the spawn failed and 'error' follows; never signal pid -1's negation (init).
+      if (stop !== undefined || exit !== undefined || child.pid === undefined) return;
+      stop = cause;
+      stopping = terminateTree(tree, request.killGraceMs);
+      // A leader that survives SIGKILL (stuck in the kernel) never sends 'exit': settle without it.
+      void stopping.then((t) => {
+        if (exit === undefined && t.survivors.includes(tree.pid)) void settle();
+      });
+    };
+
+    const onData = (name: 'stdout' | 'stderr', stream: Readable) => (chunk: Buffer) => {
+      if (request.capture.push(name, chunk) === 'limit') stopTree({ kind: 'output-limit', maxBytes: request.maxBytes });
+      const drained = request.capture.whenDrained();
+      if (drained !== undefined && !stream.isPaused()) {
+        stdout.pause();
+        stderr.pause();
+        drained.then(() => {
+          stdout.resume();
+          stderr.resume();
+        });
+      }
+    };
+    stdout.on('data', onData('stdout', stdout));
+    stderr.on('data', onData('stderr', stderr));
+    side.setEncoding('utf8');
+    side.on('data', (text: string) => {
+      if (report.length < reportLimit) report += text;
+    });
+    for (const stream of [stdout, stderr, side]) stream.on('error', () => undefined);
+
+    const timer = setTimeout(() => stopTree({ kind: 'timeout', timeoutMs: request.timeoutMs }), request.timeoutMs);
+    const onAbort = (): void => stopTree({ kind: 'abort', reason: request.signal.reason });
+    request.signal.addEventListener('abort', onAbort, { once: true });
+
+    const cleanup = (): void => {
+      clearTimeout(timer);
+      request.signal.removeEventListener('abort', onAbort);
+    };
+
+    child.once('error', (error: NodeJS.ErrnoException) => {
+      // Only a failed spawn lands here before 'exit' (kill errors are not emitted for signals we send by pid).
+      if (exit !== undefined || finished) return;
+      finished = true;
+      cleanup();
+      for (const stream of [stdout, stderr, side]) stream.destroy();
+      reject(new SpawnError(error));
+    });
+
+    child.once('exit', (code, signal) => {
+      exit = { code, signal };
+      cleanup();
+      void settle();
+    });
+
+    const settle = async (): Promise<void> => {
+      if (finished) return;
+      finished = true;
+      let termination = stopping === undefined ? undefined : await stopping;
+      if (termination === undefined && tree.pid > 0) {
+        // Every descendant inherits the pipes (fd 3 too); when they all close with the shell, nothing
+        // escaped that kept them, and the costly scan for the marker can be skipped.
+        const closed = await allClosed([stdout, stderr, side], quickCloseMs);
+        if (leftovers(tree, request.sweep && !closed)) termination = await terminateTree(tree, request.killGraceMs);
+      }
+      await allClosed([stdout, stderr, side], pipeCloseMs);
+      for (const stream of [stdout, stderr, side]) stream.destroy();
+      resolve({
+        exitCode: exit?.code ?? null,
+        signal: exit?.signal ?? null,
+        stop,
+        escalated: termination?.escalated ?? false,
+        survivors: termination?.survivors ?? [],
+        report,
+        durationMs: Math.round(performance.now() - started),
+      });
+    };
+
+    if (request.signal.aborted) onAbort();
+  });
+}
+
+/** Resolves true once every stream has closed, or false after `ms`. */
+function allClosed(streams: readonly Readable[], ms: number): Promise<boolean> {
+  const open = streams.filter((s) => !s.closed && !s.destroyed);
+  if (open.length === 0) return Promise.resolve(true);
+  return new Promise<boolean>((resolve) => {
+    let left = open.length;
+    const timer = setTimeout(() => resolve(false), ms);
+    for (const stream of open) {
+      stream.once('close', () => {
+        left -= 1;
+        if (left === 0) {
+          clearTimeout(timer);
+          resolve(true);
+        }
+      });
+    }
+  });
+}

@@ -1,0 +1,104 @@
+import { isAbsolute, join, resolve } from 'node:path';
+import { DshError, definePlugin, ErrorCode, type Host, type Plugin, z } from '@deepseek-ai/dsh-core';
+import { bashTool } from './bash-tool.js';
+import { BashErrorCode } from './errors.js';
+import { OutputDirectory } from './internal/output-dir.js';
+import { parseToolBashOptions, type ResolvedToolBashOptions, type ToolBashOptions } from './options.js';
+import { bwrapSandbox } from './sandbox/bwrap.js';
+import { noSandbox } from './sandbox/none.js';
+import type { SandboxPolicy, SandboxProbe, SandboxProvider } from './sandbox/provider.js';
+import { SandboxSelector } from './sandbox-selection.js';
+import { existingDirectory, insideRoots, WorkingDirectory } from './working-directory.js';
+
+declare module '@deepseek-ai/dsh-core' {
+  interface EventDataMap {
+    /** Which sandbox a `bash` call ran in; `fallbackReason` when it ran without the configured one. */
+    'bash/sandbox': { readonly provider: string; readonly fallbackReason?: string };
+  }
+}
+
+/** The schema of the `bash/sandbox` event, logged once per call that runs. */
+export const bashSandboxEvent = z.object({ provider: z.string(), fallbackReason: z.string().optional() });
+
+const version = '0.1.0';
+
+/**
+ * The bash tool as a plugin: registers the tool (`bash` by default), a
+ * `tools/pre-execute` tap that selects the sandbox for each call, a guard
+ * that holds calls to that selection, and the `bash/sandbox` event. Options
+ * are validated here (`INVALID_OPTIONS` naming the field); the start
+ * directory and roots must exist. The sandbox is probed once, with a real
+ * run, when the host registers the plugin.
+ */
+export function toolBash(options: ToolBashOptions = {}): Plugin {
+  const resolved = parseToolBashOptions(options);
+  const { start, roots } = resolveDirectories(resolved);
+  const pluginName = resolved.name === 'bash' ? 'tool-bash' : `tool-bash-${resolved.name}`;
+  return definePlugin({
+    name: pluginName,
+    version,
+    register: (host) => register(host, pluginName, resolved, start, roots),
+  });
+}
+
+async function register(host: Host, pluginName: string, options: ResolvedToolBashOptions, start: string, roots: readonly string[]) {
+  const outputDir = new OutputDirectory(options.outputDir);
+  const readOnlyPaths = roots.flatMap((root) => [
+    ...(options.sandbox.gitWritable ? [] : [join(root, '.git')]),
+    ...options.sandbox.readOnlyPaths.map((p) => (isAbsolute(p) ? p : join(root, p))),
+  ]);
+  const configured = providerOf(options);
+  const policy: SandboxPolicy = {
+    writableRoots: roots,
+    readOnlyPaths,
+    extraReadablePaths: [],
+    network: options.sandbox.network,
+    cwd: start,
+  };
+  const probe = await safeProbe(configured, policy);
+  const selector = new SandboxSelector({
+    toolName: options.name,
+    configured,
+    unsandboxed: noSandbox(),
+    fallback: options.sandbox.fallback,
+    probe,
+  });
+  try {
+    host.events.define('bash/sandbox', bashSandboxEvent);
+  } catch (error) {
+    // Another tool-bash instance on this host defined it already; the schema is the same.
+    if (!(DshError.isInstance(error) && error.code === ErrorCode.DUPLICATE_EVENT_TYPE)) throw error;
+  }
+  host.tools.register(bashTool({ options, directory: new WorkingDirectory(start, roots), selector, outputDir, readOnlyPaths }));
+  host.hooks.preExecute.tap(`${pluginName}/sandbox`, selector.tap);
+  host.guards.register({ id: `${pluginName}/sandbox`, check: selector.check });
+  host.hooks.result.tap(`${pluginName}/sandbox-cleanup`, (_outcome, info) => selector.forget(info.call));
+}
+
+function resolveDirectories(options: ResolvedToolBashOptions): { start: string; roots: string[] } {
+  const fail = (field: string, message: string): never => {
+    throw new DshError(BashErrorCode.INVALID_OPTIONS, `toolBash: ${field}: ${message}`);
+  };
+  const cwd = options.cwd ?? process.cwd();
+  const start = existingDirectory(resolve(cwd)) ?? fail('cwd', `${cwd} is not an existing directory`);
+  const roots = (options.roots ?? [start]).map(
+    (root, i) => existingDirectory(resolve(start, root)) ?? fail(`roots.${i}`, `${root} is not an existing directory`),
+  );
+  if (!insideRoots(start, roots)) fail('cwd', `${start} is not inside any of the roots (${roots.join(', ')})`);
+  return { start, roots };
+}
+
+function providerOf(options: ResolvedToolBashOptions): SandboxProvider {
+  const provider = options.sandbox.provider;
+  if (provider === 'bwrap') return bwrapSandbox({ bwrapPath: options.sandbox.bwrapPath });
+  if (provider === 'none') return noSandbox();
+  return provider;
+}
+
+async function safeProbe(provider: SandboxProvider, policy: SandboxPolicy): Promise<SandboxProbe> {
+  try {
+    return await provider.probe(policy);
+  } catch (error) {
+    return { ok: false, reason: `the probe of the ${provider.name} sandbox failed: ${(error as Error)?.message ?? String(error)}` };
+  }
+}

@@ -1,0 +1,100 @@
+import type { CallIdentity, GuardInput, GuardVerdict, PreExecuteState, PreExecuteTap, PreExecuteUpdate } from '@deepseek-ai/dsh-core';
+import type { SandboxProbe, SandboxProvider } from './sandbox/provider.js';
+
+/** What to do when the configured sandbox does not work here. */
+export type SandboxFallback = 'deny' | 'ask' | 'none';
+
+/** The sandbox chosen for one call. */
+export interface SandboxSelection {
+  readonly provider: SandboxProvider;
+  /** Set when the call runs without the configured sandbox: why. */
+  readonly fallbackReason?: string;
+  /** True when running unsandboxed needs the user's approval (fallback `ask`). */
+  readonly needsApproval: boolean;
+}
+
+const key = (call: CallIdentity): string => `${call.token}\u0000${call.id}`;
+
+/**
+ * Chooses the sandbox of each `bash` call in `tools/pre-execute`, and
+ * enforces that choice with a guard: the configured provider when its probe
+ * passed; otherwise the fallback — deny, ask (and the guard refuses the call
+ * unless the user approved it, whatever later taps decided), or run
+ * unsandboxed. The body reads the selection; without one it refuses to run.
+ */
+export class SandboxSelector {
+  readonly #toolName: string;
+  readonly #configured: SandboxProvider;
+  readonly #unsandboxed: SandboxProvider;
+  readonly #fallback: SandboxFallback;
+  readonly #probe: SandboxProbe;
+  readonly #selections = new Map<string, SandboxSelection>();
+
+  constructor(options: {
+    readonly toolName: string;
+    readonly configured: SandboxProvider;
+    readonly unsandboxed: SandboxProvider;
+    readonly fallback: SandboxFallback;
+    readonly probe: SandboxProbe;
+  }) {
+    this.#toolName = options.toolName;
+    this.#configured = options.configured;
+    this.#unsandboxed = options.unsandboxed;
+    this.#fallback = options.fallback;
+    this.#probe = options.probe;
+  }
+
+  /** The probe result the selector works from. */
+  get probe(): SandboxProbe {
+    return this.#probe;
+  }
+
+  /** The `tools/pre-execute` tap. */
+  readonly tap: PreExecuteTap = (state: PreExecuteState, info) => {
+    if (info.tool.name !== this.#toolName) return undefined;
+    return this.#select(state.call);
+  };
+
+  /** The guard that holds every call to its selection. */
+  readonly check = (input: GuardInput): GuardVerdict => {
+    if (input.tool.name !== this.#toolName) return 'abstain';
+    const selection = this.#selections.get(key(input.call));
+    if (selection === undefined) {
+      return { deny: `no sandbox was selected for this ${this.#toolName} call (the tool-bash sandbox tap did not run), so it may not run` };
+    }
+    if (selection.needsApproval && input.allowedBy !== 'approval') {
+      return {
+        deny: `${selection.fallbackReason ?? 'the sandbox is unavailable'}; running without it needs the user's approval, and this call was not approved by the user`,
+      };
+    }
+    return 'abstain';
+  };
+
+  /** The body's selection (a retried body sees the same one); dropped when the call has its result. */
+  selectionOf(call: CallIdentity): SandboxSelection | undefined {
+    return this.#selections.get(key(call));
+  }
+
+  /** Drops a call's selection once the call has its result (the plugin's `tools/result` observer). */
+  forget(call: CallIdentity): void {
+    this.#selections.delete(key(call));
+  }
+
+  #select(call: CallIdentity): PreExecuteUpdate | undefined {
+    if (this.#probe.ok) {
+      this.#selections.set(key(call), { provider: this.#configured, needsApproval: false });
+      return undefined;
+    }
+    const why = `the ${this.#configured.name} sandbox is unavailable: ${this.#probe.reason}`;
+    switch (this.#fallback) {
+      case 'deny':
+        return { decision: 'deny', reason: `${why}; tool-bash is configured to refuse commands without it (sandbox.fallback: "deny")` };
+      case 'ask':
+        this.#selections.set(key(call), { provider: this.#unsandboxed, fallbackReason: why, needsApproval: true });
+        return { decision: 'ask', reason: `${why}. Run this command without a sandbox?` };
+      default:
+        this.#selections.set(key(call), { provider: this.#unsandboxed, fallbackReason: why, needsApproval: false });
+        return undefined;
+    }
+  }
+}

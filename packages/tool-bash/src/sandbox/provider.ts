@@ -1,0 +1,52 @@
+/**
+ * What a sandbox provider is told about one command: where it may write,
+ * what stays read-only, whether it may reach the network, where it starts.
+ * Every path is absolute and already resolved (`realpath`).
+ */
+export interface SandboxPolicy {
+  /** Directories the command may write (the workspace roots). Everything else is read-only. */
+  readonly writableRoots: readonly string[];
+  /** Paths inside the writable roots that stay read-only (`.git` by default). Missing paths are skipped. */
+  readonly readOnlyPaths: readonly string[];
+  /** Paths outside the roots the command may read even though the sandbox hides them (the output directory, under `/tmp`). */
+  readonly extraReadablePaths: readonly string[];
+  /** Whether the command may use the network. */
+  readonly network: boolean;
+  /** The directory the command starts in. */
+  readonly cwd: string;
+}
+
+/** A program and its arguments, as `child_process.spawn` takes them. */
+export interface SandboxCommand {
+  readonly file: string;
+  readonly args: readonly string[];
+}
+
+/** The result of a provider's probe: usable, or why not. */
+export type SandboxProbe = { readonly ok: true; readonly detail?: string } | { readonly ok: false; readonly reason: string };
+
+/**
+ * An OS sandbox for shell commands, as a pure argv transform: the tool keeps
+ * spawning, capturing and killing the process itself. Implement this to add
+ * another sandbox (a container runtime, Landlock helper, …) and pass the
+ * object as `sandbox.provider`.
+ */
+export interface SandboxProvider {
+  /** A short name, logged with every call (`bwrap`, `none`). */
+  readonly name: string;
+  /**
+   * True when the whole process tree dies with the process the tool spawned
+   * (a PID namespace). The tool then gives processes inside a grace period by
+   * signalling them directly, and never signals the launcher before SIGKILL.
+   */
+  readonly containsProcessTree: boolean;
+  /**
+   * Checks once, at plugin start, with a real run, that the sandbox works
+   * for this policy. Must not throw: a failure is `{ ok: false, reason }`.
+   */
+  probe(policy: SandboxPolicy): Promise<SandboxProbe>;
+  /** Wraps `command` so that it runs inside the sandbox described by `policy`. */
+  wrap(command: SandboxCommand, policy: SandboxPolicy): SandboxCommand;
+  /** Variables to set in the command's environment inside this sandbox (`TMPDIR`, say). */
+  environment?(policy: SandboxPolicy): Readonly<Record<string, string>>;
+}
