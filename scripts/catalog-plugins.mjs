@@ -1,8 +1,25 @@
 // The plugins whose tools and event types the catalog covers, each configured as an
 // integrator would, inside a scratch directory so nothing depends on this machine.
+import { codeMode } from '@deepseek-ai/dsh-code-mode';
+import { hooksBridge } from '@deepseek-ai/dsh-hooks-bridge';
+import { otel } from '@deepseek-ai/dsh-otel';
+import { permissions } from '@deepseek-ai/dsh-permissions';
+import { retryPolicy } from '@deepseek-ai/dsh-retry-policy';
+import { timeoutPolicy } from '@deepseek-ai/dsh-timeout-policy';
 import { toolBash } from '@deepseek-ai/dsh-tool-bash';
 import { toolFs } from '@deepseek-ai/dsh-tool-fs';
 
 export async function catalogPlugins(scratch) {
-  return [toolFs({ roots: [scratch], cwd: scratch, search: 'builtin' }), toolBash({ cwd: scratch, sandbox: { provider: 'none' } })];
+  const dirs = { projectDir: scratch, homeDir: scratch };
+  return [
+    toolFs({ roots: [scratch], cwd: scratch, search: 'builtin' }),
+    toolBash({ cwd: scratch, sandbox: { provider: 'none' } }),
+    timeoutPolicy(),
+    retryPolicy(),
+    otel(),
+    hooksBridge(dirs),
+    permissions({ ...dirs, cwd: scratch }),
+    // Last: the program may call the tools registered before it.
+    codeMode(),
+  ];
 }

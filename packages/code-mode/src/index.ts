@@ -1,0 +1,12 @@
+/**
+ * The reserved `run_code` tool for dsh: a program in a QuickJS/WebAssembly
+ * sandbox whose tool calls re-enter the whole pipeline, one at a time.
+ *
+ * @packageDocumentation
+ */
+export { type CallableTool, toolDeclarations } from './declarations.js';
+export { CodeModeErrorCode } from './errors.js';
+export { CALL_CANCELLED_EVENT, callCancelledEvent } from './events.js';
+export { type CodeModeOptions, codeModeOptionsSchema } from './options.js';
+export type { CallStatus, CallSummary, ProgramError, RunCodeErrorData, RunCodeOutput, Truncation } from './output.js';
+export { codeMode, codeModeName } from './plugin.js';

@@ -1,0 +1,202 @@
+/** What the bootstrap needs to know, injected as JSON. */
+export interface BootstrapConfig {
+  readonly names: readonly string[];
+  readonly maxArgsChars: number;
+  readonly maxLogChars: number;
+  readonly maxResultChars: number;
+  readonly maxErrorChars: number;
+}
+
+/** Names of the host functions, present on the guest's global object only until the bootstrap has run. */
+export const HOST_CALL = '__dsh_call';
+export const HOST_LOG = '__dsh_log';
+export const HOST_DONE = '__dsh_done';
+
+/**
+ * The guest-side half of the bridge, evaluated in each fresh context before
+ * the program. It captures the three host functions in a closure and deletes
+ * them from the global object, so the program can reach them only through
+ * `tools.*` and `console.*`. Intrinsics it relies on are captured first, so a
+ * program that rewrites `JSON.stringify` or `Promise.prototype.then` changes
+ * only its own view. Everything that crosses to the host is a string: JSON
+ * text (so NUL and lone surrogates are escaped), capped here and checked again
+ * on the host. The completion value is `[accept, run, describe, settle]` for
+ * the host to hold: `accept` takes the compiled program, `describe` turns a
+ * thrown value into JSON text (inside the guest, so its getters run under the
+ * interrupt), and `settle(index, ok, text)` answers a tool call.
+ */
+export function bootstrapSource(config: BootstrapConfig): string {
+  return `(function (config) {
+  'use strict';
+  const g = globalThis;
+  const hostCall = g.${HOST_CALL}, hostLog = g.${HOST_LOG}, hostDone = g.${HOST_DONE};
+  delete g.${HOST_CALL}; delete g.${HOST_LOG}; delete g.${HOST_DONE};
+  const apply = Reflect.apply, defineProperty = Object.defineProperty, freeze = Object.freeze, create = Object.create;
+  const stringify = JSON.stringify, parse = JSON.parse, toStr = String;
+  const strSlice = String.prototype.slice, then = Promise.prototype.then, objToString = Object.prototype.toString;
+  const promiseResolve = Promise.resolve.bind(Promise), promiseReject = Promise.reject.bind(Promise);
+  const ErrorCtor = Error, TypeErrorCtor = TypeError, PromiseCtor = Promise, strIndexOf = String.prototype.indexOf;
+  const OOM = '{"name":"InternalError","message":"out of memory"}';
+  const slice = (s, n) => (s.length > n ? apply(strSlice, s, [0, n]) : s);
+  const replacer = (key, value) => (typeof value === 'bigint' ? toStr(value) : value);
+
+  function describe(e) {
+    try {
+      if (e !== null && typeof e === 'object' && typeof e.message === 'string') {
+        const name = typeof e.name === 'string' ? e.name : 'Error';
+        const stack = typeof e.stack === 'string' ? slice(e.stack, config.maxErrorChars) : '';
+        const out = { name: slice(name, 200), message: slice(e.message, config.maxErrorChars), stack };
+        if (typeof e.code === 'string') out.code = slice(e.code, 200);
+        return stringify(out);
+      }
+      return stringify({ name: 'Thrown value', message: slice(show(e), config.maxErrorChars), stack: '' });
+    } catch (inner) {
+      return '{"name":"Error","message":"an error that could not be described was thrown","stack":""}';
+    }
+  }
+
+  function show(value) {
+    try {
+      switch (typeof value) {
+        case 'string': return value;
+        case 'undefined': return 'undefined';
+        case 'bigint': return toStr(value) + 'n';
+        case 'symbol': return toStr(value);
+        case 'function': return '[Function ' + (typeof value.name === 'string' && value.name !== '' ? value.name : 'anonymous') + ']';
+        case 'object':
+          if (value === null) return 'null';
+          if (value instanceof ErrorCtor) return toStr(value.name) + ': ' + toStr(value.message);
+          { const text = stringify(value, replacer); return typeof text === 'string' ? text : apply(objToString, value, []); }
+        default: return toStr(value);
+      }
+    } catch (e) {
+      try { return apply(objToString, value, []); } catch (e2) { return '[unprintable]'; }
+    }
+  }
+
+  class ToolCallError extends ErrorCtor {
+    constructor(tool, status, code, message) {
+      super(message);
+      this.name = 'ToolCallError';
+      this.tool = tool;
+      this.status = status;
+      this.code = code;
+    }
+  }
+  freeze(ToolCallError.prototype);
+  freeze(ToolCallError);
+  // Calls awaiting their answer, by index. The host numbers calls in the order they arrive, as this counter does.
+  const waiting = create(null);
+  let nextIndex = 0;
+  function settle(index, ok, text) {
+    const entry = waiting[index];
+    if (entry === undefined) return;
+    delete waiting[index];
+    (ok === true ? entry.resolve : entry.reject)(text);
+  }
+  const fail = (text) => {
+    const e = parse(text);
+    throw new ToolCallError(e.tool, e.status, e.code, e.message);
+  };
+  const reject = (name, code, message) => promiseReject(new ToolCallError(name, 'error', code, 'tools.' + name + ': ' + message));
+
+  function invoke(name, args) {
+    let text;
+    try {
+      // Without a replacer first: much faster in the interpreter. Retried with it only for a BigInt,
+      // so a throwing getter runs once.
+      try {
+        text = args === undefined ? '{}' : stringify(args);
+      } catch (e) {
+        if (!(e instanceof TypeErrorCtor) || typeof e.message !== 'string' || apply(strIndexOf, e.message, ['BigInt']) < 0) throw e;
+        text = stringify(args, replacer);
+      }
+    } catch (e) {
+      let why = 'an error';
+      try { why = slice(toStr(e.message), 500); } catch (e2) {}
+      return reject(name, 'ARGS_NOT_JSON', 'the arguments are not JSON: ' + why);
+    }
+    if (typeof text !== 'string') text = 'null';
+    if (text.length > config.maxArgsChars) {
+      return reject(name, 'ARGS_TOO_LARGE', 'the arguments are ' + text.length + ' characters of JSON; the limit is ' + config.maxArgsChars);
+    }
+    const index = nextIndex++;
+    try {
+      hostCall(name, text);
+    } catch (e) {
+      // Refused at once (not callable, too many calls, after the end): the host threw the error's JSON text.
+      if (typeof e === 'string') { try { fail(e); } catch (err) { return promiseReject(err); } }
+      return promiseReject(e);
+    }
+    const pending = new PromiseCtor((resolve, reject) => {
+      waiting[index] = { resolve, reject };
+    });
+    return apply(then, pending, [parse, fail]);
+  }
+
+  const tools = create(null);
+  for (let i = 0; i < config.names.length; i++) {
+    const name = config.names[i];
+    const fn = (args) => invoke(name, args);
+    defineProperty(fn, 'name', { value: name });
+    tools[name] = freeze(fn);
+  }
+  freeze(tools);
+
+  let remaining = config.maxLogChars, full = remaining <= 0, dropped = 0;
+  const writer = (prefix) => freeze(function () {
+    if (full) {
+      dropped++;
+      return;
+    }
+    let line = prefix;
+    for (let i = 0; i < arguments.length; i++) line += (i === 0 ? '' : ' ') + show(arguments[i]);
+    line = slice(line, remaining + 1);
+    remaining -= line.length + 1;
+    full = hostLog(stringify(line)) === true || remaining < 0;
+  });
+  const console = freeze({ log: writer(''), info: writer(''), debug: writer(''), warn: writer('[warn] '), error: writer('[error] ') });
+
+  const lock = { writable: false, enumerable: false, configurable: false };
+  defineProperty(g, 'tools', { value: tools, ...lock });
+  defineProperty(g, 'console', { value: console, ...lock });
+  defineProperty(g, 'ToolCallError', { value: ToolCallError, ...lock });
+
+  let program, started = false;
+  function accept(fn) {
+    program = fn;
+  }
+  function finish(value) {
+    try {
+      let text;
+      try {
+        text = value === undefined ? 'null' : stringify(value, replacer);
+      } catch (e) {
+        hostDone('not-json', describe(e), 0, dropped);
+        return;
+      }
+      if (typeof text !== 'string') text = 'null';
+      const total = text.length;
+      hostDone('ok', slice(text, config.maxResultChars), total, dropped);
+    } catch (e) {
+      hostDone('threw', OOM, 0, dropped);
+    }
+  }
+  function failed(e) {
+    try { hostDone('threw', describe(e), 0, dropped); } catch (e2) { hostDone('threw', OOM, 0, dropped); }
+  }
+  function run() {
+    if (started) return;
+    started = true;
+    let pending;
+    try {
+      pending = typeof program === 'function' ? program() : program;
+    } catch (e) {
+      failed(e);
+      return;
+    }
+    apply(then, promiseResolve(pending), [finish, failed]);
+  }
+  return [accept, run, describe, settle];
+})(${JSON.stringify(config)})`;
+}

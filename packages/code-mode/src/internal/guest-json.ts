@@ -1,0 +1,29 @@
+import { type JsonValue, LosslessNumber } from '@deepseek-ai/dsh-core';
+
+/** Exact numbers become plain numbers: the program's JSON.parse would round them to doubles anyway. */
+function replacer(_key: string, value: unknown): unknown {
+  if (typeof value === 'bigint') return Number(value);
+  if (value instanceof LosslessNumber) return Number(value.value);
+  return value;
+}
+
+/** A tool output as JSON text for the program (core has already checked and frozen it as JSON). */
+export function outputText(output: JsonValue): string {
+  // Plain stringify is much faster; exact numbers are rare (a BigInt throws, a LosslessNumber leaves its marker).
+  try {
+    const text = JSON.stringify(output);
+    if (text !== undefined && !text.includes('"isLosslessNumber"')) return text;
+  } catch {
+    // A BigInt: take the slow path.
+  }
+  return JSON.stringify(output, replacer) ?? 'null';
+}
+
+/** JSON text the program's bootstrap produced, or `undefined` when it is not JSON. */
+export function parseGuestJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

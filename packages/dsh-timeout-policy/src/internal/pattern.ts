@@ -1,0 +1,34 @@
+/**
+ * Tool-name patterns: an exact name, or a glob where `*` matches any run of
+ * characters (`mcp__*`). Exact names win over patterns; patterns are tried
+ * in the order given.
+ */
+export interface NameMatcher<T> {
+  lookup(name: string): T | undefined;
+}
+
+/** Builds a matcher over `entries` (`[pattern, value]`). */
+export function nameMatcher<T>(entries: Iterable<readonly [string, T]>): NameMatcher<T> {
+  const exact = new Map<string, T>();
+  const globs: { readonly test: RegExp; readonly value: T }[] = [];
+  for (const [pattern, value] of entries) {
+    if (pattern.includes('*')) globs.push({ test: globToRegExp(pattern), value });
+    else if (!exact.has(pattern)) exact.set(pattern, value);
+  }
+  return {
+    lookup(name) {
+      const hit = exact.get(name);
+      if (hit !== undefined) return hit;
+      for (const glob of globs) if (glob.test.test(name)) return glob.value;
+      return undefined;
+    },
+  };
+}
+
+function globToRegExp(glob: string): RegExp {
+  const body = glob
+    .split('*')
+    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('.*');
+  return new RegExp(`^${body}$`);
+}

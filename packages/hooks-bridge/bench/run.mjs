@@ -1,0 +1,87 @@
+// Ratios measured in one run (no absolute thresholds): the bridge's cost per
+// matching hook against spawning the same command by hand, and five 100 ms
+// hooks against one.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { definePlugin, defineTool, z } from '@deepseek-ai/dsh-core';
+import { createTestHost } from '@deepseek-ai/dsh-core/testing';
+import { hooksBridge } from '../dist/index.js';
+
+const rounds = Number(process.env.BENCH_ROUNDS ?? 30);
+const dir = mkdtempSync(join(tmpdir(), 'dsh-hooks-bench-'));
+
+const tools = definePlugin({
+  name: 'bench-tools',
+  version: '0',
+  register(host) {
+    host.tools.register(
+      defineTool({
+        name: 'bash',
+        description: 'Does nothing.',
+        input: z.object({ command: z.string() }),
+        execute: () => 'ok',
+        external: { claude: { name: 'Bash', toExternal: (a) => ({ command: a.command }), fromExternal: (i) => ({ command: i.command }) } },
+      }),
+    );
+  },
+});
+
+function byHand(command, stdin) {
+  return new Promise((resolve) => {
+    const child = spawn('/bin/sh', ['-c', command], { stdio: 'pipe', detached: true });
+    child.stdout.resume();
+    child.stderr.resume();
+    child.stdin.on('error', () => undefined);
+    child.on('close', resolve);
+    child.stdin.end(stdin);
+  });
+}
+
+async function median(fn) {
+  const times = [];
+  for (let i = 0; i < rounds; i += 1) {
+    const start = performance.now();
+    await fn();
+    times.push(performance.now() - start);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)];
+}
+
+async function hostWith(commands) {
+  return createTestHost({
+    plugins: [
+      tools,
+      hooksBridge({
+        projectDir: dir,
+        userSettings: false,
+        hooks: { claude: { PreToolUse: [{ matcher: 'Bash', hooks: commands.map((command) => ({ type: 'command', command })) }] } },
+      }),
+    ],
+  });
+}
+
+const payload = `${JSON.stringify({ session_id: 's', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls -la' } })}\n`;
+const readStdin = 'cat >/dev/null';
+
+const manual = await median(() => byHand(readStdin, payload));
+const one = await hostWith([readStdin]);
+const bridged = await median(() => one.call('bash', { command: 'ls -la' }));
+
+const sleeps = Array.from({ length: 5 }, (_, i) => `cat >/dev/null; sleep 0.1; : ${i}`);
+const single = await hostWith([sleeps[0]]);
+const five = await hostWith(sleeps);
+const oneSlow = await median(() => single.call('bash', { command: 'ls' }));
+const fiveSlow = await median(() => five.call('bash', { command: 'ls' }));
+
+rmSync(dir, { recursive: true, force: true });
+console.log(`rounds: ${rounds} (medians)`);
+console.log(
+  `one matching hook vs the same spawn by hand: ${(bridged / manual).toFixed(2)}x (${bridged.toFixed(1)} ms vs ${manual.toFixed(1)} ms; target <= 1.2x)`,
+);
+console.log(
+  `five 100 ms hooks vs one: ${(fiveSlow / oneSlow).toFixed(2)}x (${fiveSlow.toFixed(1)} ms vs ${oneSlow.toFixed(1)} ms; target <= 1.3x)`,
+);

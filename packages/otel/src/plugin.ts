@@ -1,0 +1,51 @@
+import { definePlugin, type Plugin } from '@deepseek-ai/dsh-core';
+import { context, metrics, trace } from '@opentelemetry/api';
+import { durationBuckets, OtelNames } from './attributes.js';
+import { CallTelemetry } from './call-telemetry.js';
+import { type OtelOptions, parseOtelOptions } from './options.js';
+
+/** The plugin's name, also the name of its `tools/execute` tap. */
+export const otelName = 'otel';
+const scope = '@deepseek-ai/dsh-otel';
+const version = '0.1.0';
+
+/**
+ * OpenTelemetry for every tool call: an `execute_tool <name>` span per call
+ * (GenAI semantic conventions), child spans for hook bridges' `hook/*`
+ * events, and a duration histogram by tool and status. Needs only
+ * `@opentelemetry/api`; with no SDK configured everything is a no-op.
+ * Throws `INVALID_OPTIONS` (naming the field) for bad options.
+ *
+ * @example
+ * ```ts
+ * await host.use(otel({ tracerProvider, meterProvider }));
+ * ```
+ */
+export function otel(options: OtelOptions = {}): Plugin {
+  const resolved = parseOtelOptions(options);
+  return definePlugin({
+    name: otelName,
+    version,
+    register(host) {
+      const tracer = (resolved.tracerProvider ?? trace.getTracerProvider()).getTracer(scope, version);
+      const meter = (resolved.meterProvider ?? metrics.getMeterProvider()).getMeter(scope, version);
+      const duration = meter.createHistogram(OtelNames.DURATION_METRIC, {
+        unit: 's',
+        description: 'Time from a tool call entering the pipeline to its one result',
+        advice: { explicitBucketBoundaries: [...durationBuckets] },
+      });
+      const telemetry = new CallTelemetry(host, {
+        tracer,
+        duration,
+        captureArguments: resolved.captureArguments,
+        spanEvents: resolved.spanEvents,
+      });
+      host.events.subscribe(telemetry.onEvent);
+      // With the call's span active, spans the body starts (an HTTP client's) nest under it.
+      host.hooks.execute.tap({ name: otelName, stage: resolved.stage }, (ctx, next) => {
+        const active = telemetry.contextOf(ctx.call.token, ctx.call.id);
+        return active === undefined ? next() : context.with(active, () => next());
+      });
+    },
+  });
+}

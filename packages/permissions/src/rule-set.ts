@@ -1,0 +1,283 @@
+import { type CommandPattern, commandPattern, firstWord, pathPattern, simpleGlob } from './internal/patterns.js';
+import { kindOf, type PermissionRule, type RuleList } from './rule.js';
+import { RUNTIME_ARGUMENT, type ShellCommand } from './shell-split.js';
+import type { Anchors, RuleSubject } from './subject.js';
+
+/** Where a rule came from: a settings file and line, the plugin's options, or a remembered grant. */
+export interface RuleOrigin {
+  /** `options`, `grant`, or the settings file as shown to users (`.claude/settings.json`, `~/.claude/settings.json`). */
+  readonly source: string;
+  /** The settings file's absolute path. */
+  readonly file?: string;
+  /** The 1-based line of the rule in its settings file. */
+  readonly line?: number;
+  /** The grant's id, for a remembered approval. */
+  readonly grant?: string;
+}
+
+/** A rule with the list it is in and where it came from. */
+export interface SourcedRule {
+  readonly rule: PermissionRule;
+  readonly list: RuleList;
+  readonly origin: RuleOrigin;
+}
+
+/** A rule that applies to a call, and the part of the call it matched (a command, a path). */
+export interface RuleMatch {
+  readonly rule: SourcedRule;
+  readonly target?: string;
+}
+
+/** Which rules allow a call, or which of its commands none allows. */
+export interface Coverage {
+  readonly covered: boolean;
+  /** The allow rules (and grants) that cover the call's parts, in the order they were found. */
+  readonly by: readonly SourcedRule[];
+  /** For Bash: the commands no rule allows, as written. */
+  readonly uncovered: readonly string[];
+}
+
+interface Compiled {
+  readonly sourced: SourcedRule;
+  readonly order: number;
+  readonly whole: boolean;
+  readonly command?: CommandPattern;
+  /** The specifier holds shell operators: it is also tried against the whole line. */
+  readonly compound?: boolean;
+  /** The specifier spells out a `>`: only such a rule allows a command that writes files through redirections. */
+  readonly redirects?: boolean;
+  readonly path?: (absolute: string) => boolean;
+  readonly value?: (value: string) => boolean;
+}
+
+interface Bucket {
+  readonly whole: Compiled[];
+  readonly byKey: Map<string, Compiled[]>;
+  readonly loose: Compiled[];
+  readonly compound: Compiled[];
+}
+
+type ToolRules = Record<RuleList, Bucket>;
+
+const shellOperators = /[;&|`\n]|\$\(/;
+
+/**
+ * A compiled, indexed set of rules: for each call, the rules naming its tool
+ * are found once per tool, and Bash rules are indexed by their first word.
+ */
+export class RuleSet {
+  readonly rules: readonly SourcedRule[];
+  readonly #compiled: readonly Compiled[];
+  readonly #anchors: Anchors;
+  readonly #byTool = new Map<string, ToolRules>();
+
+  constructor(rules: readonly SourcedRule[], anchors: Anchors) {
+    this.rules = Object.freeze(rules.slice());
+    this.#anchors = anchors;
+    this.#compiled = this.rules.map((sourced, order) => compile(sourced, order, anchors));
+  }
+
+  /** The earliest rule of `list` that applies to the subject: any part of it (a command, a path) matching is enough. */
+  firstMatch(list: 'deny' | 'ask', subject: RuleSubject): RuleMatch | undefined {
+    const bucket = this.#rulesFor(subject)[list];
+    let best: { c: Compiled; target?: string } | undefined;
+    const consider = (c: Compiled, target?: string): void => {
+      if (best === undefined || c.order < best.c.order) best = target === undefined ? { c } : { c, target };
+    };
+    const firstWhole = bucket.whole[0];
+    if (firstWhole !== undefined) consider(firstWhole);
+    if (subject.command !== undefined) {
+      for (const command of subject.command.commands) {
+        for (const text of textsOf(command, true)) {
+          const keyed = bucket.byKey.get(firstWord(text));
+          if (keyed !== undefined) for (const c of keyed) if (c.command?.test(text)) consider(c, display(command.text));
+          for (const c of bucket.loose) if (c.command?.test(text)) consider(c, display(command.text));
+        }
+      }
+      for (const c of bucket.compound) if (subject.line !== undefined && c.command?.test(subject.line)) consider(c, subject.line);
+    } else {
+      for (const c of bucket.loose) if (specifierMatches(c, subject, 'any')) consider(c);
+    }
+    return best === undefined
+      ? undefined
+      : best.target === undefined
+        ? { rule: best.c.sourced }
+        : { rule: best.c.sourced, target: best.target };
+  }
+
+  /** Whether a deny or ask rule with a specifier names the subject's tool: then a line the scanner cannot read must not pass unasked. */
+  hasSpecificDenyOrAsk(subject: RuleSubject): boolean {
+    const rules = this.#rulesFor(subject);
+    return [rules.deny, rules.ask].some((b) => b.byKey.size > 0 || b.loose.length > 0);
+  }
+
+  /**
+   * The compiled allow rules of this set that name the subject's tool.
+   * @internal
+   */
+  allowBucket(subject: RuleSubject): Bucket {
+    return this.#rulesFor(subject).allow;
+  }
+
+  #rulesFor(subject: RuleSubject): ToolRules {
+    const key = `${subject.tool}\u0000${subject.ownName}\u0000${subject.category}`;
+    let rules = this.#byTool.get(key);
+    if (rules === undefined) {
+      rules = { allow: emptyBucket(), deny: emptyBucket(), ask: emptyBucket() };
+      for (const compiled of this.#compiled) {
+        if (!namesTool(compiled.sourced.rule, subject)) continue;
+        const c = asClaudeKind(compiled, subject, this.#anchors);
+        const bucket = rules[c.sourced.list];
+        if (c.whole) bucket.whole.push(c);
+        else if (c.command !== undefined) {
+          if (c.compound) bucket.compound.push(c);
+          const k = c.command.key;
+          if (k === undefined) bucket.loose.push(c);
+          else bucket.byKey.set(k, [...(bucket.byKey.get(k) ?? []), c]);
+        } else bucket.loose.push(c);
+      }
+      this.#byTool.set(key, rules);
+    }
+    return rules;
+  }
+}
+
+/**
+ * Whether the allow rules of `sets` (configured rules, then grants) cover
+ * the whole call: for Bash, every command it runs; for file tools, the path
+ * both as given and through its symlinks (each part by any rule).
+ */
+export function coverage(subject: RuleSubject, sets: readonly RuleSet[]): Coverage {
+  const buckets = sets.map((s) => s.allowBucket(subject));
+  for (const bucket of buckets) {
+    const whole = bucket.whole[0];
+    if (whole !== undefined) return { covered: true, by: [whole.sourced], uncovered: [] };
+  }
+  if (subject.command !== undefined) {
+    const line = subject.line ?? '';
+    for (const bucket of buckets) {
+      // A compound rule without wildcards allows exactly the line it spells out.
+      const exactLine = bucket.compound.find((c) => c.command?.exact !== undefined && c.command.exact === line);
+      if (exactLine !== undefined) return { covered: true, by: [exactLine.sourced], uncovered: [] };
+    }
+    const by: SourcedRule[] = [];
+    const uncovered: string[] = [];
+    for (const command of subject.command.commands) {
+      if (command.role === 'wrapper') continue;
+      const rule = command.exact ? allowingRule(buckets, command) : undefined;
+      if (rule === undefined) uncovered.push(display(command.text));
+      else if (!by.includes(rule.sourced)) by.push(rule.sourced);
+    }
+    return { covered: uncovered.length === 0, by: uncovered.length === 0 ? by : [], uncovered };
+  }
+  const paths = subject.paths;
+  if (paths !== undefined) {
+    // Each form of the path (as given, through symlinks) must be allowed, by any rule.
+    const by: SourcedRule[] = [];
+    for (const path of paths) {
+      const rule = firstOf(buckets, (c) => (c.path === undefined ? specifierMatches(c, subject, 'all') : c.path(path)));
+      if (rule === undefined) return { covered: false, by: [], uncovered: [] };
+      if (!by.includes(rule.sourced)) by.push(rule.sourced);
+    }
+    return { covered: true, by, uncovered: [] };
+  }
+  const rule = firstOf(buckets, (c) => specifierMatches(c, subject, 'all'));
+  return rule === undefined ? { covered: false, by: [], uncovered: [] } : { covered: true, by: [rule.sourced], uncovered: [] };
+}
+
+function allowingRule(buckets: readonly Bucket[], command: ShellCommand): Compiled | undefined {
+  const writes = command.writes.length > 0;
+  for (const bucket of buckets) {
+    for (const text of textsOf(command, false)) {
+      const keyed = bucket.byKey.get(firstWord(text));
+      if (keyed !== undefined) for (const c of keyed) if ((!writes || c.redirects === true) && c.command?.test(text)) return c;
+      for (const c of bucket.loose) if ((!writes || c.redirects === true) && c.command?.test(text)) return c;
+    }
+  }
+  return undefined;
+}
+
+function firstOf(buckets: readonly Bucket[], test: (c: Compiled) => boolean): Compiled | undefined {
+  for (const bucket of buckets) for (const c of bucket.loose) if (test(c)) return c;
+  return undefined;
+}
+
+function textsOf(command: ShellCommand, withAliases: boolean): string[] {
+  const texts = command.argvText === command.text ? [command.text] : [command.text, command.argvText];
+  return withAliases ? [...texts, ...command.aliases] : texts;
+}
+
+/** Tests a non-command specifier; `any` (deny, ask) needs one path to match, `all` (allow) every path. */
+function specifierMatches(c: Compiled, subject: RuleSubject, mode: 'any' | 'all'): boolean {
+  if (c.path !== undefined) {
+    const paths = subject.paths;
+    if (paths === undefined) return false;
+    return mode === 'any' ? paths.some((p) => c.path?.(p)) : paths.every((p) => c.path?.(p));
+  }
+  const test = c.value;
+  if (test === undefined) return false;
+  const kind = c.sourced.rule.kind;
+  if (kind === 'domain') return subject.host !== undefined && test(subject.host);
+  if (kind === 'agent') return typeof subject.input.subagent_type === 'string' && test(subject.input.subagent_type);
+  return Object.values(subject.input).some((v) => typeof v === 'string' && test(v));
+}
+
+/** Whether a rule's tool name covers the subject's tool. */
+export function namesTool(rule: PermissionRule, subject: Pick<RuleSubject, 'tool' | 'ownName' | 'category'>): boolean {
+  const name = rule.tool;
+  if (name === subject.tool || name === subject.ownName) return true;
+  if (name === 'Edit' && subject.category === 'edit') return true;
+  if (name === 'Read' && subject.category === 'read') return true;
+  if (!name.startsWith('mcp__')) return false;
+  const test = (candidate: string): boolean => {
+    if (!candidate.startsWith('mcp__')) return false;
+    if (name.includes('*')) return simpleGlob(name)(candidate);
+    // `mcp__server` names every tool of that server.
+    return name.indexOf('__', 5) === -1 && candidate.startsWith(`${name}__`);
+  };
+  return test(subject.tool) || test(subject.ownName);
+}
+
+/**
+ * A rule naming a tool by its dsh name (`bash(rm *)`) reads its specifier
+ * the way the tool's Claude Code name would (`Bash(rm *)`), so it cannot be
+ * a weaker, plain glob over the arguments.
+ */
+function asClaudeKind(c: Compiled, subject: RuleSubject, anchors: Anchors): Compiled {
+  const rule = c.sourced.rule;
+  if (rule.specifier === undefined || rule.tool !== subject.ownName || rule.tool === subject.tool) return c;
+  const kind = kindOf(subject.tool);
+  if (kind === rule.kind) return c;
+  return compile({ ...c.sourced, rule: { ...rule, kind } }, c.order, anchors);
+}
+
+function compile(sourced: SourcedRule, order: number, anchors: Anchors): Compiled {
+  const { specifier, kind } = sourced.rule;
+  if (specifier === undefined || kind === undefined) return { sourced, order, whole: true };
+  switch (kind) {
+    case 'command':
+      return {
+        sourced,
+        order,
+        whole: false,
+        command: commandPattern(specifier),
+        compound: shellOperators.test(specifier),
+        redirects: specifier.includes('>'),
+      };
+    case 'path':
+      return { sourced, order, whole: false, path: pathPattern(specifier, anchors) };
+    case 'domain':
+      return { sourced, order, whole: false, value: simpleGlob(specifier.slice('domain:'.length).toLowerCase(), 'i') };
+    default:
+      return { sourced, order, whole: false, value: simpleGlob(specifier) };
+  }
+}
+
+function emptyBucket(): Bucket {
+  return { whole: [], byKey: new Map(), loose: [], compound: [] };
+}
+
+/** A command text for people: run-time arguments shown as `…`. */
+export function display(text: string): string {
+  return text.includes(RUNTIME_ARGUMENT) ? text.replaceAll(RUNTIME_ARGUMENT, '…') : text;
+}
