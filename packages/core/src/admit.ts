@@ -4,7 +4,7 @@ import { ErrorCode, messageOf } from './errors.js';
 import type { GuardVerdict } from './guards.js';
 import type { Args, Decision, PreExecuteState, PreExecuteTap, PreExecuteUpdate } from './hooks.js';
 import { andThen, isPromiseLike, type MaybePromise, withDeadline } from './internal/deadline.js';
-import { runSeries } from './internal/series.js';
+import { runSeries, type SeriesSteps } from './internal/series.js';
 import { deepFreeze, parseJsonExact } from './json.js';
 import { deniedOutcome, errorOutcome } from './outcome.js';
 import type { Runtime } from './runtime.js';
@@ -21,7 +21,7 @@ export function announce(rt: Runtime, run: CallRun): boolean | Promise<boolean> 
     run.parent === undefined
       ? { name: run.identity.name, args: run.sent }
       : { name: run.identity.name, args: run.sent, parent: run.parent.id };
-  const { durable } = rt.log.append('tool/call', data, { call: run.identity.id, token: run.identity.token });
+  const durable = rt.log.append('tool/call', data, { call: run.identity.id, token: run.identity.token });
   if (durable === undefined) return true;
   return durable.then((error) => {
     if (error === undefined) return true;
@@ -87,7 +87,7 @@ export function callUi(rt: Runtime, call: string, what: string, fn: () => unknow
 
 /** Stage 3: the tool must exist and the arguments must pass its schema. */
 export function validate(rt: Runtime, run: CallRun): void {
-  const tool = rt.tools.get(run.identity.name);
+  const tool = run.tool;
   if (tool === undefined) {
     const known = rt.tools.list().map((t) => t.name);
     run.outcome = errorOutcome(
@@ -140,37 +140,60 @@ const decisions: ReadonlySet<unknown> = new Set<Decision>(['allow', 'deny', 'ask
 export function preExecute(rt: Runtime, run: CallRun): MaybePromise<Decision | undefined> {
   const tool = run.tool;
   if (tool === undefined) return undefined;
-  let state: PreExecuteState = { call: run.identity, args: run.args, decision: rt.defaultDecision };
-  let rewrittenBy: string | undefined;
-  const info = new PreExecuteInfo(run, tool, rt.session);
-  const failed = (name: string, message: string): false => {
-    run.outcome = deniedOutcome('pre-execute', ErrorCode.PRE_EXECUTE_FAILED, `pre-execute tap "${name}" ${message}`, name);
+  const series = new PreExecuteSeries(rt, run, tool);
+  const ran = runSeries(rt.hooks.preExecute.taps, series);
+  return andThen(ran, () => (run.outcome === undefined ? concludePreExecute(run, tool, series.state, series.rewrittenBy) : undefined));
+}
+
+/** The waterfall's state and what it does with each tap's answer: one object per call, not a closure per step. */
+class PreExecuteSeries implements SeriesSteps<Tap<PreExecuteTap>, PreExecuteUpdate | undefined | void> {
+  state: PreExecuteState;
+  rewrittenBy: string | undefined;
+  readonly #rt: Runtime;
+  readonly #run: CallRun;
+  readonly #info: PreExecuteInfo;
+
+  constructor(rt: Runtime, run: CallRun, tool: AnyToolDefinition) {
+    this.#rt = rt;
+    this.#run = run;
+    this.#info = new PreExecuteInfo(run, tool, rt.session);
+    this.state = { call: run.identity, args: run.args, decision: rt.defaultDecision };
+  }
+
+  call(tap: Tap<PreExecuteTap>): ReturnType<PreExecuteTap> {
+    return tap.fn(this.state, this.#info);
+  }
+
+  timeoutOf(tap: Tap<PreExecuteTap>): number {
+    return tap.timeoutMs ?? this.#rt.limits.tapTimeoutMs;
+  }
+
+  fail(tap: Tap<PreExecuteTap>, error: unknown, timedOutMs?: number): false {
+    return this.#failed(tap.name, timedOutMs === undefined ? `failed: ${messageOf(error)}` : `did not answer within ${timedOutMs} ms`);
+  }
+
+  answer(tap: Tap<PreExecuteTap>, update: PreExecuteUpdate | undefined | void): boolean {
+    if (update === undefined || update === null) return true;
+    const problem = updateProblem(update);
+    if (problem !== undefined) return this.#failed(tap.name, problem);
+    let next: PreExecuteState = this.state;
+    if (update.args !== undefined) {
+      next = { ...next, args: update.args };
+      this.rewrittenBy = tap.name;
+    }
+    if (update.decision !== undefined) {
+      next = withDecision(next, update.decision, update.reason, tap.name);
+    } else if (update.reason !== undefined) {
+      next = { ...next, reason: update.reason };
+    }
+    this.state = next;
+    return next.decision !== 'deny';
+  }
+
+  #failed(name: string, message: string): false {
+    this.#run.outcome = deniedOutcome('pre-execute', ErrorCode.PRE_EXECUTE_FAILED, `pre-execute tap "${name}" ${message}`, name);
     return false;
-  };
-  const ran = runSeries<Tap<PreExecuteTap>, PreExecuteUpdate | undefined | void>(rt.hooks.preExecute.taps, {
-    call: (tap) => tap.fn(state, info),
-    timeoutOf: (tap) => tap.timeoutMs ?? rt.limits.tapTimeoutMs,
-    fail: (tap, error, timedOutMs) =>
-      failed(tap.name, timedOutMs === undefined ? `failed: ${messageOf(error)}` : `did not answer within ${timedOutMs} ms`),
-    answer: (tap, update) => {
-      if (update === undefined || update === null) return true;
-      const problem = updateProblem(update);
-      if (problem !== undefined) return failed(tap.name, problem);
-      let next: PreExecuteState = state;
-      if (update.args !== undefined) {
-        next = { ...next, args: update.args };
-        rewrittenBy = tap.name;
-      }
-      if (update.decision !== undefined) {
-        next = withDecision(next, update.decision, update.reason, tap.name);
-      } else if (update.reason !== undefined) {
-        next = { ...next, reason: update.reason };
-      }
-      state = next;
-      return state.decision !== 'deny';
-    },
-  });
-  return andThen(ran, () => (run.outcome === undefined ? concludePreExecute(run, tool, state, rewrittenBy) : undefined));
+  }
 }
 
 /** What a pre-execute tap learns besides the state; the signal is made only if a tap reads it. */

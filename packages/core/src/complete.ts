@@ -4,7 +4,7 @@ import { ErrorCode, messageOf } from './errors.js';
 import { finalise } from './finalise.js';
 import type { PostExecuteState, PostExecuteTap, PostExecuteVerdict } from './hooks.js';
 import { andThen, isPromiseLike, type MaybePromise, withDeadline } from './internal/deadline.js';
-import { runSeries } from './internal/series.js';
+import { runSeries, type SeriesSteps } from './internal/series.js';
 import type { JsonValue } from './json.js';
 import { errorOutcome, type Outcome } from './outcome.js';
 import type { Runtime } from './runtime.js';
@@ -23,40 +23,64 @@ function fromBody(outcome: Outcome): boolean {
  * arguments) stay as they are; a failing tap on them is recorded.
  */
 export function postExecute(rt: Runtime, run: CallRun, outcome: Outcome): MaybePromise<Outcome> {
-  let current = outcome;
   const taps = rt.hooks.postExecute.taps;
-  if (taps.length === 0) return current;
+  if (taps.length === 0) return outcome;
+  const series = new PostExecuteSeries(rt, run, outcome);
+  return andThen(runSeries(taps, series), () => series.current);
+}
+
+/** The waterfall's outcome and what it does with each verdict: one object per call, not a closure per step. */
+class PostExecuteSeries implements SeriesSteps<Tap<PostExecuteTap>, PostExecuteVerdict | undefined | void> {
+  current: Outcome;
   // One state object per outcome, not per tap: taps see the same object until a verdict changes it.
-  let state = new PostState(rt.session, run, current);
-  const ran = runSeries<Tap<PostExecuteTap>, PostExecuteVerdict | undefined | void>(taps, {
-    call: (tap) => {
-      if (state.outcome !== current) state = new PostState(rt.session, run, current);
-      return tap.fn(state);
-    },
-    timeoutOf: (tap) => tap.timeoutMs ?? rt.limits.tapTimeoutMs,
-    fail: (tap, error) => {
-      current = tapFailed(rt, run, current, tap.name, messageOf(error));
+  #state: PostState;
+  readonly #rt: Runtime;
+  readonly #run: CallRun;
+
+  constructor(rt: Runtime, run: CallRun, outcome: Outcome) {
+    this.#rt = rt;
+    this.#run = run;
+    this.current = outcome;
+    this.#state = new PostState(rt.session, run, outcome);
+  }
+
+  call(tap: Tap<PostExecuteTap>): ReturnType<PostExecuteTap> {
+    if (this.#state.outcome !== this.current) this.#state = new PostState(this.#rt.session, this.#run, this.current);
+    return tap.fn(this.#state);
+  }
+
+  timeoutOf(tap: Tap<PostExecuteTap>): number {
+    return tap.timeoutMs ?? this.#rt.limits.tapTimeoutMs;
+  }
+
+  fail(tap: Tap<PostExecuteTap>, error: unknown): true {
+    this.current = tapFailed(this.#rt, this.#run, this.current, tap.name, messageOf(error));
+    return true;
+  }
+
+  answer(tap: Tap<PostExecuteTap>, verdict: PostExecuteVerdict | undefined | void): true {
+    if (verdict === undefined || verdict === null) return true;
+    if (typeof verdict !== 'object') {
+      this.current = tapFailed(this.#rt, this.#run, this.current, tap.name, 'returned something other than a verdict object');
       return true;
-    },
-    answer: (tap, verdict) => {
-      if (verdict === undefined || verdict === null) return true;
-      if (typeof verdict !== 'object') {
-        current = tapFailed(rt, run, current, tap.name, 'returned something other than a verdict object');
-        return true;
-      }
-      if (typeof verdict.addContext === 'string' && verdict.addContext !== '') {
-        run.context.push({ call: run.identity.id, by: tap.name, text: verdict.addContext });
-      }
-      if (!fromBody(current)) return true;
-      if (typeof verdict.block === 'string') {
-        current = { status: 'blocked', stage: 'post-execute', by: tap.name, code: ErrorCode.POST_EXECUTE_BLOCKED, reason: verdict.block };
-      } else if (Object.hasOwn(verdict, 'replaceOutput')) {
-        current = { status: 'ok', stage: 'post-execute', by: tap.name, output: verdict.replaceOutput as JsonValue };
-      }
-      return true;
-    },
-  });
-  return andThen(ran, () => current);
+    }
+    if (typeof verdict.addContext === 'string' && verdict.addContext !== '') {
+      this.#run.context.push({ call: this.#run.identity.id, by: tap.name, text: verdict.addContext });
+    }
+    if (!fromBody(this.current)) return true;
+    if (typeof verdict.block === 'string') {
+      this.current = {
+        status: 'blocked',
+        stage: 'post-execute',
+        by: tap.name,
+        code: ErrorCode.POST_EXECUTE_BLOCKED,
+        reason: verdict.block,
+      };
+    } else if (Object.hasOwn(verdict, 'replaceOutput')) {
+      this.current = { status: 'ok', stage: 'post-execute', by: tap.name, output: verdict.replaceOutput as JsonValue };
+    }
+    return true;
+  }
 }
 
 /** A post-execute tap's state; a class so the signal is made only if a tap reads it. */
@@ -101,23 +125,27 @@ export function finaliseAndObserve(rt: Runtime, run: CallRun, outcome: Outcome):
   if (observers.length === 0) return frozen;
   const info = Object.freeze({ call: run.identity, tool: run.tool, session: rt.session, args: run.args });
   let waits: Promise<void>[] | undefined;
+  const failed = (name: string, error: unknown): void =>
+    rt.diagnostics.record('OBSERVER_FAILED', `tap:tools/result:${name}`, messageOf(error), run.identity.id);
   for (const observer of observers) {
-    const fail = (error: unknown): void =>
-      rt.diagnostics.record('OBSERVER_FAILED', `tap:tools/result:${observer.name}`, messageOf(error), run.identity.id);
+    let returned: void | Promise<void>;
     try {
-      const returned = observer.fn(frozen, info);
-      if (isPromiseLike(returned)) {
-        const timeout = observer.timeoutMs ?? rt.limits.tapTimeoutMs;
-        waits ??= [];
-        waits.push(
-          withDeadline(returned, timeout).then((settled) => {
-            if (settled.timedOut) fail(new Error(`did not settle within ${timeout} ms`));
-          }, fail),
-        );
-      }
+      returned = observer.fn(frozen, info);
     } catch (error) {
-      fail(error);
+      failed(observer.name, error);
+      continue;
     }
+    if (!isPromiseLike(returned)) continue;
+    const timeout = observer.timeoutMs ?? rt.limits.tapTimeoutMs;
+    waits ??= [];
+    waits.push(
+      withDeadline(returned, timeout).then(
+        (settled) => {
+          if (settled.timedOut) failed(observer.name, new Error(`did not settle within ${timeout} ms`));
+        },
+        (error: unknown) => failed(observer.name, error),
+      ),
+    );
   }
   return waits === undefined ? frozen : Promise.all(waits).then(() => frozen);
 }

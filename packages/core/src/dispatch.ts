@@ -39,10 +39,16 @@ function sourceOf(signal: AbortSignal): AbortSource {
  */
 export function dispatch(rt: Runtime, run: CallRun, tool: AnyToolDefinition): MaybePromise<DispatchOutcome> {
   const taps = rt.hooks.execute.taps;
+  // Taps passing the same signal inward share one (immutable) context.
+  let shared: ExecuteContextImpl | undefined;
   const step = (index: number, signal: AbortSignal | undefined): MaybePromise<DispatchOutcome> => {
     const tap = taps[index];
     if (tap === undefined) return runBody(rt, run, tool, signal);
-    const ctx = new ExecuteContextImpl(rt.session, run, tool, signal);
+    let ctx = shared;
+    if (ctx === undefined || ctx.ownSignal !== signal) {
+      ctx = new ExecuteContextImpl(rt.session, run, tool, signal);
+      shared = ctx;
+    }
     let returned: DispatchOutcome | Promise<DispatchOutcome>;
     let inner: Promise<DispatchOutcome> | undefined;
     try {
@@ -100,6 +106,11 @@ class ExecuteContextImpl implements ExecuteContext {
 
   get signal(): AbortSignal {
     return this.#signal ?? this.#run.abort.signal;
+  }
+
+  /** The signal a tap passed inward, or undefined for the call's own. */
+  get ownSignal(): AbortSignal | undefined {
+    return this.#signal;
   }
 }
 

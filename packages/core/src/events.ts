@@ -151,15 +151,15 @@ export class EventLog {
   }
 
   /**
-   * Appends an event. Returns it and, when a sink is attached, a promise
-   * that settles with `undefined` once the sink holds it or with the error
-   * that kept it from doing so. Never throws.
+   * Appends an event. When a sink is attached, returns a promise that
+   * settles with `undefined` once the sink holds the event, or with the
+   * error that kept it from doing so. Never throws.
    */
   append<T extends EventType>(
     type: T,
     data: EventData<T>,
     ref?: { readonly call: string; readonly token: string },
-  ): { event: SessionEvent<T>; durable: Promise<Error | undefined> | undefined } {
+  ): Promise<Error | undefined> | undefined {
     this.#seq += 1;
     const at = this.#now();
     const event = Object.freeze(
@@ -170,14 +170,18 @@ export class EventLog {
     const any = event as unknown as AnySessionEvent;
     this.#events.push(any);
     if (this.#events.length > this.#retain * 2) this.#events.splice(0, this.#events.length - this.#retain);
+    if (this.#listeners.size > 0) this.#tell(any, ref?.call);
+    return this.sink === undefined ? undefined : this.#write(any);
+  }
+
+  #tell(event: AnySessionEvent, call: string | undefined): void {
     for (const listener of this.#listeners) {
       try {
-        listener(any);
+        listener(event);
       } catch (error) {
-        this.#diagnostics.record('SUBSCRIBER_FAILED', 'events', messageOf(error), ref?.call);
+        this.#diagnostics.record('SUBSCRIBER_FAILED', 'events', messageOf(error), call);
       }
     }
-    return { event, durable: this.sink === undefined ? undefined : this.#write(any) };
   }
 
   /** The ISO time, formatted once per millisecond: formatting costs more than the rest of an append. */

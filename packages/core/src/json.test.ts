@@ -61,6 +61,12 @@ describe('freezeJson', () => {
     expect(problem?.message).toContain(word);
   });
 
+  it('refuses a value nested deeper than 2000 levels, which no real result is', () => {
+    let deep: unknown = 'leaf';
+    for (let i = 0; i < 2500; i++) deep = [deep];
+    expect(freezeJson(deep)?.message).toContain('deeper than 2000');
+  });
+
   it('refuses undefined itself', () => {
     expect(freezeJson(undefined)?.message).toContain('undefined');
   });

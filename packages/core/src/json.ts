@@ -59,25 +59,33 @@ function pathOf(keys: readonly (string | number)[]): string {
  */
 export function freezeJson(value: unknown): JsonProblem | undefined {
   if (value === undefined) return { path: '$', message: 'undefined is not JSON' };
-  const walk: JsonWalk = { keys: [], ancestors: undefined };
-  const message = walkJson(value, walk);
-  return message === undefined ? undefined : { path: pathOf(walk.keys), message };
+  const found = walkJson(value, []);
+  return found === undefined ? undefined : { path: pathOf(found.keys.reverse()), message: found.message };
 }
 
-/** The walk's position: keys from the root (for the error path), and the objects above (for cycles). */
-interface JsonWalk {
+/** A problem found by the walk; `keys` run from the problem outwards, filled in only on the way back up. */
+interface Found {
+  readonly message: string;
   readonly keys: (string | number)[];
-  ancestors: Set<object> | undefined;
 }
 
-function walkJson(v: unknown, walk: JsonWalk): string | undefined {
+const found = (message: string): Found => ({ message, keys: [] });
+
+/** Deeper than any real result; bounds the walk (and the linear cycle check) on hostile values. */
+const maxDepth = 2000;
+
+/**
+ * `ancestors` holds the objects above `v`, for cycles. Results are shallow,
+ * so a linear scan beats a Set, and nothing is allocated unless there is a problem.
+ */
+function walkJson(v: unknown, ancestors: object[]): Found | undefined {
   switch (typeof v) {
     case 'string':
     case 'boolean':
     case 'bigint':
       return undefined;
     case 'number':
-      return Number.isFinite(v) ? undefined : `${v} is not a JSON number`;
+      return Number.isFinite(v) ? undefined : found(`${v} is not a JSON number`);
     case 'object': {
       if (v === null) return undefined;
       if (isLosslessNumber(v)) {
@@ -88,43 +96,44 @@ function walkJson(v: unknown, walk: JsonWalk): string | undefined {
       if (!isArray) {
         const proto = Object.getPrototypeOf(v);
         if (proto !== Object.prototype && proto !== null) {
-          return `a ${describe(v)} is not plain JSON; convert it to a string, array or plain object`;
+          return found(`a ${describe(v)} is not plain JSON; convert it to a string, array or plain object`);
         }
       }
-      walk.ancestors ??= new Set();
-      if (walk.ancestors.has(v)) return 'a cycle: this object contains itself';
-      walk.ancestors.add(v);
-      const problem = isArray ? walkArray(v, walk) : walkObject(v as Record<string, unknown>, walk);
+      if (ancestors.includes(v)) return found('a cycle: this object contains itself');
+      if (ancestors.length >= maxDepth) return found(`nested deeper than ${maxDepth} levels`);
+      ancestors.push(v);
+      const problem = isArray ? walkArray(v, ancestors) : walkObject(v as Record<string, unknown>, ancestors);
       if (problem !== undefined) return problem;
-      walk.ancestors.delete(v);
+      ancestors.pop();
       Object.freeze(v);
       return undefined;
     }
     default:
-      return `a ${typeof v} is not JSON`;
+      return found(`a ${typeof v} is not JSON`);
   }
 }
 
-function walkArray(v: readonly unknown[], walk: JsonWalk): string | undefined {
+function walkArray(v: readonly unknown[], ancestors: object[]): Found | undefined {
   for (let i = 0; i < v.length; i++) {
     const item = v[i];
-    walk.keys.push(i);
-    if (item === undefined) return 'undefined in an array is not JSON';
-    const problem = walkJson(item, walk);
-    if (problem !== undefined) return problem;
-    walk.keys.pop();
+    const problem = item === undefined ? found('undefined in an array is not JSON') : walkJson(item, ancestors);
+    if (problem !== undefined) {
+      problem.keys.push(i);
+      return problem;
+    }
   }
   return undefined;
 }
 
-function walkObject(v: Record<string, unknown>, walk: JsonWalk): string | undefined {
+function walkObject(v: Record<string, unknown>, ancestors: object[]): Found | undefined {
   for (const key in v) {
     const item = v[key];
     if (item === undefined) continue;
-    walk.keys.push(key);
-    const problem = walkJson(item, walk);
-    if (problem !== undefined) return problem;
-    walk.keys.pop();
+    const problem = walkJson(item, ancestors);
+    if (problem !== undefined) {
+      problem.keys.push(key);
+      return problem;
+    }
   }
   return undefined;
 }

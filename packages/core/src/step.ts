@@ -9,7 +9,7 @@ import { andThen, isPromiseLike, type MaybePromise } from './internal/deadline.j
 import { Pool } from './internal/pool.js';
 import { type CallIdentity, errorOutcome, type Outcome, type OutcomeError } from './outcome.js';
 import type { ParentCall, Runtime } from './runtime.js';
-import type { SubCall } from './tool.js';
+import type { AnyToolDefinition, SubCall } from './tool.js';
 
 /** One tool call as the model sent it. `args` is an object or the model's JSON text. */
 export interface StepCall {
@@ -63,12 +63,7 @@ export async function runStep(rt: Runtime, step: Step, options?: StepOptions): P
   const signal = options?.signal;
   const runs = calls.map((call: unknown, index) => startRun(rt, call, index));
   markDuplicates(runs);
-  if (signal !== undefined) for (const run of runs) run.abortable = true;
-  const onAbort = (): void => {
-    for (const run of runs) run.abort.abort(signal?.reason ?? new DshError(ErrorCode.ABORTED, 'the step was cancelled'));
-  };
-  if (signal?.aborted) onAbort();
-  else signal?.addEventListener('abort', onAbort, { once: true });
+  const unlink = signal === undefined ? undefined : followStepSignal(runs, signal);
 
   const pool = new Pool(rt.limits.maxParallel);
   const outcomes: Outcome[] = new Array(runs.length);
@@ -101,11 +96,11 @@ export async function runStep(rt: Runtime, step: Step, options?: StepOptions): P
     commitInOrder(run, index, completion);
   }
   if (committing !== undefined) await committing;
-  signal?.removeEventListener('abort', onAbort);
+  unlink?.();
 
-  const parts = runs.flatMap((run) => run.context);
   let context: ContextMessage | undefined;
-  if (parts.length > 0) {
+  if (runs.some((run) => run.context.length > 0)) {
+    const parts = runs.flatMap((run) => run.context);
     context = Object.freeze({ text: parts.map((p) => p.text).join('\n\n'), parts: Object.freeze(parts) });
     rt.log.append('context/message', context);
   }
@@ -114,6 +109,17 @@ export async function runStep(rt: Runtime, step: Step, options?: StepOptions): P
     Object.freeze({ id: run.identity.id, name: run.identity.name, outcome: outcomes[index] as Outcome }),
   );
   return context === undefined ? { results } : { results, context };
+}
+
+/** Makes every call of the step follow its signal; returns the way to stop following. */
+function followStepSignal(runs: readonly CallRun[], signal: AbortSignal): () => void {
+  const onAbort = (): void => {
+    for (const run of runs) run.abort.abort(signal.reason ?? new DshError(ErrorCode.ABORTED, 'the step was cancelled'));
+  };
+  for (const run of runs) run.abortable = true;
+  if (signal.aborted) onAbort();
+  else signal.addEventListener('abort', onAbort, { once: true });
+  return () => signal.removeEventListener('abort', onAbort);
 }
 
 /** A call's completion, boxed so that awaiting the box does not await the completion. */
@@ -129,14 +135,26 @@ interface Started {
 function start(rt: Runtime, run: CallRun, signal: AbortSignal | undefined, pool: Pool): MaybePromise<Started> {
   const tool = run.tool;
   if (run.outcome !== undefined || tool === undefined) return { completion: complete(rt, run, run.outcome ?? internalError('no tool')) };
-  return andThen(tool.parallel === true ? pool.slot() : pool.drain(), (): MaybePromise<Started> => {
-    if (signal?.aborted) return { completion: complete(rt, run, abortedBeforeDispatch()) };
-    if (tool.parallel === true) {
-      const body = pool.run(async () => dispatch(rt, run, tool));
-      return { completion: body.then((outcome) => complete(rt, run, outcome)) };
-    }
-    return andThen(dispatch(rt, run, tool), (outcome) => ({ completion: complete(rt, run, outcome) }));
-  });
+  const room = tool.parallel === true ? pool.slot() : pool.drain();
+  if (room !== undefined) return room.then(() => dispatchAdmitted(rt, run, tool, signal, pool));
+  return dispatchAdmitted(rt, run, tool, signal, pool);
+}
+
+function dispatchAdmitted(
+  rt: Runtime,
+  run: CallRun,
+  tool: AnyToolDefinition,
+  signal: AbortSignal | undefined,
+  pool: Pool,
+): MaybePromise<Started> {
+  if (signal?.aborted) return { completion: complete(rt, run, abortedBeforeDispatch()) };
+  if (tool.parallel === true) {
+    const body = pool.run(async () => dispatch(rt, run, tool));
+    return { completion: body.then((outcome) => complete(rt, run, outcome)) };
+  }
+  const outcome = dispatch(rt, run, tool);
+  if (isPromiseLike(outcome)) return outcome.then((o) => ({ completion: complete(rt, run, o) }));
+  return { completion: complete(rt, run, outcome) };
 }
 
 /**

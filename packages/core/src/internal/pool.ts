@@ -5,7 +5,7 @@
 export class Pool {
   readonly #limit: number;
   #running = 0;
-  readonly #waiters: (() => void)[] = [];
+  #waiters: (() => void)[] | undefined;
 
   constructor(limit: number) {
     this.#limit = limit;
@@ -14,7 +14,10 @@ export class Pool {
   /** Resolves once fewer than `limit` bodies run. */
   slot(): Promise<void> | undefined {
     if (this.#running < this.#limit) return undefined;
-    return new Promise((resolve) => this.#waiters.push(resolve));
+    return new Promise((resolve) => {
+      this.#waiters ??= [];
+      this.#waiters.push(resolve);
+    });
   }
 
   /** Resolves once no body runs. */
@@ -22,10 +25,14 @@ export class Pool {
     if (this.#running === 0) return undefined;
     return new Promise((resolve) => {
       const check = (): void => {
-        if (this.#running === 0) resolve();
-        else this.#waiters.push(check);
+        if (this.#running === 0) {
+          resolve();
+          return;
+        }
+        this.#waiters ??= [];
+        this.#waiters.push(check);
       };
-      this.#waiters.push(check);
+      check();
     });
   }
 
@@ -34,8 +41,9 @@ export class Pool {
     this.#running += 1;
     return work().finally(() => {
       this.#running -= 1;
-      const waiting = this.#waiters.splice(0);
-      for (const wake of waiting) wake();
+      const waiting = this.#waiters;
+      this.#waiters = undefined;
+      for (const wake of waiting ?? []) wake();
     });
   }
 }
