@@ -211,7 +211,7 @@ class PreExecuteInfo {
   }
 
   get signal(): AbortSignal {
-    return this.#run.abort.signal;
+    return this.#run.cancellation.signal;
   }
 }
 

@@ -1,6 +1,6 @@
+import { Cancellation } from './cancellation.js';
 import type { ContextPart } from './events.js';
 import type { Args } from './hooks.js';
-import { CallAbort } from './internal/call-abort.js';
 import type { CallIdentity, Outcome } from './outcome.js';
 import type { AnyToolDefinition } from './tool.js';
 
@@ -12,7 +12,7 @@ export interface CallRun {
   /** For a sub-call, the outer call. */
   readonly parent: { readonly id: string; readonly signal?: AbortSignal | undefined } | undefined;
   /** Aborted by the step's signal, a timeout or the parent: behind the body's `ctx.signal`. */
-  readonly abort: CallAbort;
+  readonly cancellation: Cancellation;
   /** False when nothing can abort the call (no step signal, parent or host deadline): dispatch then needs no race. */
   abortable: boolean;
   tool: AnyToolDefinition | undefined;
@@ -38,7 +38,7 @@ export function newCallRun(identity: CallIdentity, sent: unknown, parent: CallRu
     identity,
     sent,
     parent,
-    abort: new CallAbort(),
+    cancellation: new Cancellation(),
     abortable: parent?.signal !== undefined,
     tool: undefined,
     parsed: {},

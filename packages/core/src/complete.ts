@@ -102,7 +102,7 @@ class PostState implements PostExecuteState {
   }
 
   get signal(): AbortSignal {
-    return this.#run.abort.signal;
+    return this.#run.cancellation.signal;
   }
 }
 

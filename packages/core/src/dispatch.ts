@@ -1,4 +1,5 @@
 import type { CallRun } from './call-run.js';
+import { Cancellation } from './cancellation.js';
 import { DshError, ErrorCode, messageOf, ToolDenied } from './errors.js';
 import { errorFromThrown } from './finalise.js';
 import type { ExecuteContext } from './hooks.js';
@@ -9,51 +10,29 @@ import type { Runtime } from './runtime.js';
 import type { AnyToolDefinition } from './tool.js';
 import { ToolContextImpl } from './tool-context.js';
 
-/** How a settle-on-abort race learns of the abort: the call's own cancellation, or a tap's signal. */
-interface AbortSource {
-  readonly aborted: boolean;
-  readonly reason: unknown;
-  onAbort(listener: () => void): () => void;
-}
-
-function sourceOf(signal: AbortSignal): AbortSource {
-  return {
-    get aborted() {
-      return signal.aborted;
-    },
-    get reason() {
-      return signal.reason;
-    },
-    onAbort(listener) {
-      signal.addEventListener('abort', listener, { once: true });
-      return () => signal.removeEventListener('abort', listener);
-    },
-  };
-}
-
 /**
  * Stages 7 and 8: the `tools/execute` chain around the body. Settles even
  * when a tap or the body never does, once the call is aborted and the host's
  * grace period has passed; a late settlement is recorded, not used.
- * `signal` undefined means the call's own (made only if someone reads it).
  */
 export function dispatch(rt: Runtime, run: CallRun, tool: AnyToolDefinition): MaybePromise<DispatchOutcome> {
   const taps = rt.hooks.execute.taps;
-  // Taps passing the same signal inward share one (immutable) context.
+  // Taps passing the same cancellation inward share one (immutable) context.
   let shared: ExecuteContextImpl | undefined;
-  const step = (index: number, signal: AbortSignal | undefined): MaybePromise<DispatchOutcome> => {
+  const step = (index: number, cancellation: Cancellation): MaybePromise<DispatchOutcome> => {
     const tap = taps[index];
-    if (tap === undefined) return runBody(rt, run, tool, signal);
+    if (tap === undefined) return runBody(rt, run, tool, cancellation);
     let ctx = shared;
-    if (ctx === undefined || ctx.ownSignal !== signal) {
-      ctx = new ExecuteContextImpl(rt.session, run, tool, signal);
+    if (ctx === undefined || ctx.cancellation !== cancellation) {
+      ctx = new ExecuteContextImpl(rt.session, run, tool, cancellation);
       shared = ctx;
     }
     let returned: DispatchOutcome | Promise<DispatchOutcome>;
     let inner: Promise<DispatchOutcome> | undefined;
     try {
       returned = tap.fn(ctx, (patch) => {
-        inner = Promise.resolve(step(index + 1, patch?.signal ?? signal));
+        const next = patch?.cancellation ?? (patch?.signal === undefined ? cancellation : Cancellation.fromSignal(patch.signal));
+        inner = Promise.resolve(step(index + 1, next));
         return inner;
       });
     } catch (error) {
@@ -67,15 +46,15 @@ export function dispatch(rt: Runtime, run: CallRun, tool: AnyToolDefinition): Ma
       (error: unknown) => tapFailed(tap.name, error),
     );
   };
-  const result = step(0, undefined);
+  const result = step(0, run.cancellation);
   // A synchronous chain has already settled: nothing to race, no deadline to arm.
   if (!isPromiseLike(result)) return result;
   const backstop = rt.limits.dispatchTimeoutMs;
   if (!run.abortable && backstop === undefined) return result;
-  const settled = settleOnAbort(rt, run, result, run.abort);
+  const settled = settleOnAbort(rt, run, result, run.cancellation);
   if (backstop === undefined) return settled;
   const timer = setTimeout(() => {
-    run.abort.abort(
+    run.cancellation.abort(
       new DshError(ErrorCode.TOOL_TIMEOUT, `the call passed the host's dispatch deadline of ${backstop} ms`, {
         data: { deadlineMs: backstop },
       }),
@@ -89,28 +68,19 @@ export function dispatch(rt: Runtime, run: CallRun, tool: AnyToolDefinition): Ma
 class ExecuteContextImpl implements ExecuteContext {
   readonly call: CallRun['identity'];
   readonly args: CallRun['args'];
-  readonly #run: CallRun;
-  readonly #signal: AbortSignal | undefined;
 
   constructor(
     readonly session: string,
     run: CallRun,
     readonly tool: AnyToolDefinition,
-    signal: AbortSignal | undefined,
+    readonly cancellation: Cancellation,
   ) {
     this.call = run.identity;
     this.args = run.args;
-    this.#run = run;
-    this.#signal = signal;
   }
 
   get signal(): AbortSignal {
-    return this.#signal ?? this.#run.abort.signal;
-  }
-
-  /** The signal a tap passed inward, or undefined for the call's own. */
-  get ownSignal(): AbortSignal | undefined {
-    return this.#signal;
+    return this.cancellation.signal;
   }
 }
 
@@ -135,22 +105,21 @@ function tapFailed(name: string, error: unknown): DispatchOutcome {
 }
 
 /** Stage 8: the body, with its output schema, settling on abort after the grace period. */
-function runBody(rt: Runtime, run: CallRun, tool: AnyToolDefinition, signal: AbortSignal | undefined): MaybePromise<DispatchOutcome> {
-  const source: AbortSource = signal === undefined ? run.abort : sourceOf(signal);
-  if (source.aborted) return abortedOutcome(source.reason);
+function runBody(rt: Runtime, run: CallRun, tool: AnyToolDefinition, cancellation: Cancellation): MaybePromise<DispatchOutcome> {
+  if (cancellation.aborted) return abortedOutcome(cancellation.reason);
   let value: unknown;
   try {
-    value = tool.execute(run.args, new ToolContextImpl(rt, run, signal));
+    value = tool.execute(run.args, new ToolContextImpl(rt, run, cancellation));
   } catch (error) {
-    return thrownOutcome(error, source);
+    return thrownOutcome(error, cancellation);
   }
   if (!isPromiseLike(value)) return outputOutcome(tool, value);
   const body = Promise.resolve(value).then(
     (output) => outputOutcome(tool, output),
-    (error: unknown) => thrownOutcome(error, source),
+    (error: unknown) => thrownOutcome(error, cancellation),
   );
-  // The outer race covers the call's own cancellation; a tap's own signal needs one here.
-  return signal === undefined ? body : settleOnAbort(rt, run, body, source);
+  // The outer race covers the call's own cancellation; a tap's own needs one here.
+  return cancellation === run.cancellation ? body : settleOnAbort(rt, run, body, cancellation);
 }
 
 function outputOutcome(tool: AnyToolDefinition, value: unknown): DispatchOutcome {
@@ -171,7 +140,7 @@ function outputOutcome(tool: AnyToolDefinition, value: unknown): DispatchOutcome
   return { status: 'ok', stage: 'execute', output: output as JsonValue };
 }
 
-function thrownOutcome(error: unknown, source: AbortSource): DispatchOutcome {
+function thrownOutcome(error: unknown, source: Cancellation): DispatchOutcome {
   if (ToolDenied.isInstance(error)) return deniedOutcome('execute', error.code, error.message, error.by);
   if (source.aborted && !DshError.isInstance(error)) return abortedOutcome(source.reason);
   const info = errorFromThrown(error);
@@ -190,7 +159,7 @@ export function abortedOutcome(reason: unknown): DispatchOutcome {
  * Races `work` against an abort: once aborted, waits the grace period and
  * then settles with the abort outcome. A late settlement is recorded.
  */
-function settleOnAbort(rt: Runtime, run: CallRun, work: Promise<DispatchOutcome>, source: AbortSource): Promise<DispatchOutcome> {
+function settleOnAbort(rt: Runtime, run: CallRun, work: Promise<DispatchOutcome>, source: Cancellation): Promise<DispatchOutcome> {
   return new Promise<DispatchOutcome>((resolve) => {
     let done = false;
     let grace: ReturnType<typeof setTimeout> | undefined;

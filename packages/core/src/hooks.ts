@@ -1,3 +1,4 @@
+import type { Cancellation } from './cancellation.js';
 import type { JsonValue } from './json.js';
 import type { CallIdentity, DispatchOutcome, Outcome } from './outcome.js';
 import { TapList } from './taps.js';
@@ -44,19 +45,22 @@ export type PreExecuteTap = (
   info: CallInfo & { readonly tool: AnyToolDefinition; readonly signal: AbortSignal },
 ) => PreExecuteUpdate | undefined | void | Promise<PreExecuteUpdate | undefined | void>;
 
-/** What a `tools/execute` tap gets: the call, its final arguments and the signal to honour. */
+/** What a `tools/execute` tap gets: the call, its final arguments and the cancellation to honour. */
 export interface ExecuteContext extends CallInfo {
   readonly tool: AnyToolDefinition;
   readonly args: Args;
+  /** The cancellation inner stages follow; cheap to listen to (`onAbort`), unlike `signal`. */
+  readonly cancellation: Cancellation;
+  /** `cancellation.signal`: made on first read. */
   readonly signal: AbortSignal;
 }
 
 /**
- * Runs the rest of the chain and the body. Pass a `signal` to give the
- * inner taps and the body a signal of your own (a timeout's, say); it should
- * follow the outer one.
+ * Runs the rest of the chain and the body. Pass a `cancellation` (or a plain
+ * `signal`) to give the inner taps and the body one of your own (a
+ * timeout's, say); it should follow the outer one.
  */
-export type ExecuteNext = (patch?: { readonly signal?: AbortSignal }) => Promise<DispatchOutcome>;
+export type ExecuteNext = (patch?: { readonly cancellation?: Cancellation; readonly signal?: AbortSignal }) => Promise<DispatchOutcome>;
 
 /** A `tools/execute` tap: middleware around dispatch, `(ctx, next) => outcome`. */
 export type ExecuteTap = (ctx: ExecuteContext, next: ExecuteNext) => DispatchOutcome | Promise<DispatchOutcome>;

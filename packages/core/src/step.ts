@@ -114,7 +114,7 @@ export async function runStep(rt: Runtime, step: Step, options?: StepOptions): P
 /** Makes every call of the step follow its signal; returns the way to stop following. */
 function followStepSignal(runs: readonly CallRun[], signal: AbortSignal): () => void {
   const onAbort = (): void => {
-    for (const run of runs) run.abort.abort(signal.reason ?? new DshError(ErrorCode.ABORTED, 'the step was cancelled'));
+    for (const run of runs) run.cancellation.abort(signal.reason ?? new DshError(ErrorCode.ABORTED, 'the step was cancelled'));
   };
   for (const run of runs) run.abortable = true;
   if (signal.aborted) onAbort();
@@ -269,7 +269,7 @@ function markDuplicates(runs: readonly CallRun[]): void {
 export async function executeCall(rt: Runtime, call: SubCall, parent?: ParentCall): Promise<Outcome> {
   const run = startRun(rt, call, 0, parent);
   const signal = parent?.signal;
-  const onAbort = (): void => run.abort.abort(signal?.reason);
+  const onAbort = (): void => run.cancellation.abort(signal?.reason);
   if (signal?.aborted) onAbort();
   else signal?.addEventListener('abort', onAbort, { once: true });
   try {

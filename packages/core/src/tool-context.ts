@@ -1,4 +1,5 @@
 import type { CallRun } from './call-run.js';
+import type { Cancellation } from './cancellation.js';
 import { emitChecked } from './emit.js';
 import { messageOf } from './errors.js';
 import type { EventData, EventType } from './events.js';
@@ -14,14 +15,12 @@ export class ToolContextImpl implements ToolContext {
   readonly call: CallIdentity;
   readonly session: string;
   readonly #rt: Runtime;
-  readonly #run: CallRun;
-  readonly #signal: AbortSignal | undefined;
+  readonly #cancellation: Cancellation;
 
-  /** `signal` is a tap's own signal, or undefined for the call's own (made on first read). */
-  constructor(rt: Runtime, run: CallRun, signal: AbortSignal | undefined) {
+  /** `cancellation` is the call's own or a tap's; its signal is made on first read. */
+  constructor(rt: Runtime, run: CallRun, cancellation: Cancellation) {
     this.#rt = rt;
-    this.#run = run;
-    this.#signal = signal;
+    this.#cancellation = cancellation;
     this.call = run.identity;
     this.session = rt.session;
   }
@@ -32,7 +31,11 @@ export class ToolContextImpl implements ToolContext {
   }
 
   get signal(): AbortSignal {
-    return this.#signal ?? this.#run.abort.signal;
+    return this.#cancellation.signal;
+  }
+
+  get deadline(): number | undefined {
+    return this.#cancellation.deadline;
   }
 
   emit<T extends EventType>(type: T, data: EventData<T>): Promise<void> {

@@ -55,6 +55,8 @@ export interface ToolContext {
   readonly session: string;
   /** Aborted on timeout or cancellation: the body must stop, and stop what it started. */
   readonly signal: AbortSignal;
+  /** When a tap outside (a timeout policy) will abort the call, on the `performance.now()` clock; `undefined` if none will. */
+  readonly deadline: number | undefined;
   /** Appends a tool-owned event (a registered type) to the session log. */
   emit<T extends EventType>(type: T, data: EventData<T>): Promise<void>;
   /** Live progress for the UI (a chunk of output, a percentage). Not logged. */

@@ -5,7 +5,6 @@
  * @packageDocumentation
  */
 export { type Deadline, DeadlineResolver, type DeadlineSource } from './deadline.js';
-export { deadlineOf, deadlineSymbol, markDeadline, remainingMs } from './deadline-signal.js';
 export { TimeoutPolicyCode } from './errors.js';
 export {
   parseTimeoutPolicyOptions,

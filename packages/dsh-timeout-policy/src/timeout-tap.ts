@@ -1,4 +1,5 @@
 import {
+  Cancellation,
   type DispatchOutcome,
   DshError,
   type ErrorOutcome,
@@ -12,8 +13,8 @@ import {
   messageOf,
 } from '@deepseek-ai/dsh-core';
 import type { Deadline, DeadlineResolver } from './deadline.js';
-import { markDeadline } from './deadline-signal.js';
 import { TimeoutPolicyCode } from './errors.js';
+import { DeadlineTimer, type TimerEntry } from './internal/deadline-timer.js';
 
 /** What the tap needs besides the call. */
 export interface TimeoutTapConfig {
@@ -27,90 +28,116 @@ export interface TimeoutTapConfig {
 type Expiry = { readonly kind: 'deadline'; readonly reason: DshError } | { readonly kind: 'cancelled'; readonly reason: unknown };
 
 /**
- * The `tools/execute` tap: gives the inner chain a signal of its own that
- * follows the outer one and aborts at the deadline, then settles the call
- * once the inner chain settles or the grace period ends, whichever is first.
+ * The `tools/execute` tap: gives the inner chain a cancellation of its own
+ * that follows the outer one, carries the deadline and aborts at it, then
+ * settles the call once the inner chain settles or the grace period ends,
+ * whichever is first. All calls share one timer.
  */
 export function timeoutTap(config: TimeoutTapConfig): ExecuteTap {
+  const timer = new DeadlineTimer();
   return (ctx, next) => {
     const deadline = config.resolver.resolve(ctx.tool, ctx.args);
     if (deadline === undefined) return next();
-    return guard(config, ctx, next, deadline);
+    return new GuardedCall(config, timer, ctx, deadline).run(next);
   };
 }
 
-function guard(config: TimeoutTapConfig, ctx: ExecuteContext, next: ExecuteNext, deadline: Deadline): Promise<DispatchOutcome> {
-  const { host, graceMs, name } = config;
-  const source = `tap:tools/execute:${name}`;
-  const started = performance.now();
-  const elapsed = (): number => Math.round(performance.now() - started);
-  const controller = new AbortController();
-  markDeadline(controller.signal, started + deadline.ms);
+/** One call under a deadline; a class, so a call costs one object rather than a closure per event. */
+class GuardedCall {
+  readonly #config: TimeoutTapConfig;
+  readonly #timer: DeadlineTimer;
+  readonly #ctx: ExecuteContext;
+  readonly #deadline: Deadline;
+  readonly #started = performance.now();
+  readonly #inner: Cancellation;
+  #entry: TimerEntry | undefined;
+  #unfollow: (() => void) | undefined;
+  #resolve: (outcome: DispatchOutcome) => void = () => undefined;
+  #settled = false;
+  #expiry: Expiry | undefined;
+  #grace: ReturnType<typeof setTimeout> | undefined;
 
-  return new Promise<DispatchOutcome>((resolve) => {
-    let settled = false;
-    let expiry: Expiry | undefined;
-    let grace: ReturnType<typeof setTimeout> | undefined;
+  constructor(config: TimeoutTapConfig, timer: DeadlineTimer, ctx: ExecuteContext, deadline: Deadline) {
+    this.#config = config;
+    this.#timer = timer;
+    this.#ctx = ctx;
+    this.#deadline = deadline;
+    this.#inner = new Cancellation({ deadline: this.#started + deadline.ms });
+  }
 
-    const finish = (outcome: DispatchOutcome): void => {
-      settled = true;
-      clearTimeout(timer);
-      if (grace !== undefined) clearTimeout(grace);
-      ctx.signal.removeEventListener('abort', onCancel);
-      resolve(outcome);
-    };
-    const expire = (why: Expiry): void => {
-      if (settled || expiry !== undefined) return;
-      expiry = why;
-      clearTimeout(timer);
-      ctx.signal.removeEventListener('abort', onCancel);
-      controller.abort(why.reason);
-      grace = setTimeout(() => {
-        if (settled) return;
-        host.diagnostics.record(
-          TimeoutPolicyCode.BODY_ABANDONED,
-          source,
-          `"${ctx.call.name}" had not settled ${graceMs} ms after it was aborted; the call was settled without it`,
-          ctx.call.id,
-        );
-        finish(expiredOutcome(name, why, deadline, elapsed(), undefined));
-      }, graceMs);
-    };
-    const onCancel = (): void => expire({ kind: 'cancelled', reason: ctx.signal.reason });
-    // Deliberately not unref'd: this timer is what guarantees the step settles.
-    const timer = setTimeout(() => {
-      const message = `"${ctx.call.name}" did not finish within its ${deadline.ms} ms deadline, so it was stopped`;
-      expire({
-        kind: 'deadline',
-        reason: new DshError(TimeoutPolicyCode.TOOL_TIMEOUT, message, {
-          data: { deadlineMs: deadline.ms, elapsedMs: elapsed(), source: deadline.source },
-        }),
-      });
-    }, deadline.ms);
-
-    const settle = (outcome: DispatchOutcome): void => {
-      if (settled) {
-        host.diagnostics.record(
-          TimeoutPolicyCode.LATE_SETTLEMENT,
-          source,
-          `"${ctx.call.name}" settled ${outcome.status} ${elapsed()} ms after it started, after the call had been settled without it; the result was discarded`,
-          ctx.call.id,
-        );
-        return;
-      }
-      finish(expiry === undefined ? outcome : expiredOutcome(name, expiry, deadline, elapsed(), outcome));
-    };
-
-    if (ctx.signal.aborted) onCancel();
-    else ctx.signal.addEventListener('abort', onCancel, { once: true });
-    let inner: PromiseLike<DispatchOutcome>;
+  run(next: ExecuteNext): Promise<DispatchOutcome> {
+    const settled = new Promise<DispatchOutcome>((resolve) => {
+      this.#resolve = resolve;
+    });
+    this.#entry = this.#timer.schedule(this.#started + this.#deadline.ms, this);
+    this.#unfollow = this.#ctx.cancellation.onAbort(() => this.#expire({ kind: 'cancelled', reason: this.#ctx.cancellation.reason }));
+    let pending: PromiseLike<DispatchOutcome>;
     try {
-      inner = next({ signal: controller.signal });
+      pending = next({ cancellation: this.#inner });
     } catch (error) {
-      inner = Promise.reject(error);
+      pending = Promise.reject(error);
     }
-    Promise.resolve(inner).then(settle, (error: unknown) => settle(failedOutcome(name, error)));
-  });
+    pending.then(
+      (outcome) => this.#settle(outcome),
+      (error: unknown) => this.#settle(failedOutcome(this.#config.name, error)),
+    );
+    return settled;
+  }
+
+  /** The deadline passed (called by the shared timer). */
+  fire(): void {
+    const { ms, source } = this.#deadline;
+    const message = `"${this.#ctx.call.name}" did not finish within its ${ms} ms deadline, so it was stopped`;
+    this.#expire({
+      kind: 'deadline',
+      reason: new DshError(TimeoutPolicyCode.TOOL_TIMEOUT, message, { data: { deadlineMs: ms, elapsedMs: this.#elapsed(), source } }),
+    });
+  }
+
+  #elapsed(): number {
+    return Math.round(performance.now() - this.#started);
+  }
+
+  #expire(why: Expiry): void {
+    if (this.#settled || this.#expiry !== undefined) return;
+    this.#expiry = why;
+    if (this.#entry !== undefined) this.#timer.cancel(this.#entry);
+    this.#inner.abort(why.reason);
+    this.#grace = setTimeout(() => {
+      if (this.#settled) return;
+      const { host, name, graceMs } = this.#config;
+      host.diagnostics.record(
+        TimeoutPolicyCode.BODY_ABANDONED,
+        `tap:tools/execute:${name}`,
+        `"${this.#ctx.call.name}" had not settled ${graceMs} ms after it was aborted; the call was settled without it`,
+        this.#ctx.call.id,
+      );
+      this.#finish(expiredOutcome(name, why, this.#deadline, this.#elapsed(), undefined));
+    }, this.#config.graceMs);
+  }
+
+  #settle(outcome: DispatchOutcome): void {
+    if (this.#settled) {
+      const { host, name } = this.#config;
+      host.diagnostics.record(
+        TimeoutPolicyCode.LATE_SETTLEMENT,
+        `tap:tools/execute:${name}`,
+        `"${this.#ctx.call.name}" settled ${outcome.status} ${this.#elapsed()} ms after it started, after the call had been settled without it; the result was discarded`,
+        this.#ctx.call.id,
+      );
+      return;
+    }
+    const expiry = this.#expiry;
+    this.#finish(expiry === undefined ? outcome : expiredOutcome(this.#config.name, expiry, this.#deadline, this.#elapsed(), outcome));
+  }
+
+  #finish(outcome: DispatchOutcome): void {
+    this.#settled = true;
+    if (this.#entry !== undefined) this.#timer.cancel(this.#entry);
+    this.#unfollow?.();
+    if (this.#grace !== undefined) clearTimeout(this.#grace);
+    this.#resolve(outcome);
+  }
 }
 
 /** The outcome of a call stopped by its deadline or by a cancellation. */

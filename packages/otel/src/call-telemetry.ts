@@ -26,6 +26,8 @@ interface OpenCall {
 
 /** What the telemetry needs besides the host. */
 export interface CallTelemetryConfig {
+  /** False while neither spans nor metrics would be recorded (no SDK): calls then cost almost nothing. */
+  readonly enabled: () => boolean;
   readonly tracer: Tracer;
   readonly duration: Histogram;
   readonly captureArguments: boolean;
@@ -77,6 +79,7 @@ export class CallTelemetry {
   }
 
   #begin(token: string, call: string, data: { readonly name: string; readonly args: unknown; readonly parent?: string }): void {
+    if (!this.#config.enabled()) return;
     const parent = data.parent === undefined ? undefined : this.#open.get(keyOf(token, data.parent));
     const parentContext = parent?.context ?? context.active();
     // Samplers see the operation and the tool at creation; the rest is added only to a recording span.

@@ -1,5 +1,5 @@
 import { definePlugin, type Plugin } from '@deepseek-ai/dsh-core';
-import { context, metrics, trace } from '@opentelemetry/api';
+import { context, createNoopMeter, metrics, ProxyTracerProvider, trace } from '@opentelemetry/api';
 import { durationBuckets, OtelNames } from './attributes.js';
 import { CallTelemetry } from './call-telemetry.js';
 import { type OtelOptions, parseOtelOptions } from './options.js';
@@ -8,6 +8,7 @@ import { type OtelOptions, parseOtelOptions } from './options.js';
 export const otelName = 'otel';
 const scope = '@deepseek-ai/dsh-otel';
 const version = '0.1.0';
+const noopMeterClass = createNoopMeter().constructor;
 
 /**
  * OpenTelemetry for every tool call: an `execute_tool <name>` span per call
@@ -27,14 +28,22 @@ export function otel(options: OtelOptions = {}): Plugin {
     name: otelName,
     version,
     register(host) {
-      const tracer = (resolved.tracerProvider ?? trace.getTracerProvider()).getTracer(scope, version);
+      const tracerProvider = resolved.tracerProvider ?? trace.getTracerProvider();
+      const tracer = tracerProvider.getTracer(scope, version);
       const meter = (resolved.meterProvider ?? metrics.getMeterProvider()).getMeter(scope, version);
+      // The API's global tracer provider is a proxy: an SDK may register behind it later, so ask per call.
+      // Its meter provider is not: a no-op meter now stays one.
+      const metering = meter.constructor !== noopMeterClass;
+      const tracing =
+        tracerProvider instanceof ProxyTracerProvider ? () => tracerProvider.getDelegateTracer(scope, version) !== undefined : () => true;
       const duration = meter.createHistogram(OtelNames.DURATION_METRIC, {
         unit: 's',
         description: 'Time from a tool call entering the pipeline to its one result',
         advice: { explicitBucketBoundaries: [...durationBuckets] },
       });
+      const enabled = metering ? () => true : tracing;
       const telemetry = new CallTelemetry(host, {
+        enabled,
         tracer,
         duration,
         captureArguments: resolved.captureArguments,
@@ -43,6 +52,7 @@ export function otel(options: OtelOptions = {}): Plugin {
       host.events.subscribe(telemetry.onEvent);
       // With the call's span active, spans the body starts (an HTTP client's) nest under it.
       host.hooks.execute.tap({ name: otelName, stage: resolved.stage }, (ctx, next) => {
+        if (!enabled()) return next();
         const active = telemetry.contextOf(ctx.call.token, ctx.call.id);
         return active === undefined ? next() : context.with(active, () => next());
       });

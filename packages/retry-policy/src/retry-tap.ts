@@ -11,7 +11,6 @@ import {
 import { backoffDelay } from './backoff.js';
 import { RetryPolicyCode } from './errors.js';
 import type { RetryAttemptData } from './events.js';
-import { deadlineOf } from './internal/deadline.js';
 import { nameMatcher } from './internal/pattern.js';
 import type { ResolvedRetryPolicyOptions } from './options.js';
 
@@ -25,7 +24,7 @@ export interface RetryTapConfig {
 /**
  * The `tools/execute` tap: runs the inner chain again after a retryable
  * error, for idempotent tools only, within the attempts, the backoff and the
- * deadline an outer tap set on the signal. Only `ok` and `error` outcomes
+ * deadline an outer tap set on the cancellation. Only `ok` and `error` outcomes
  * exist here: a denied call never dispatches and a block comes later, so
  * neither can be retried.
  */
@@ -38,7 +37,11 @@ export function retryTap(config: RetryTapConfig): ExecuteTap {
     const name = ctx.tool.name;
     const eligible = (ctx.tool.idempotent === true || declared.lookup(name) === true) && excluded.lookup(name) !== true;
     if (!eligible || options.maxAttempts === 1) return next();
-    return attempts(config, retryOn, ctx, next);
+    // The first attempt costs one `then`; the retry loop starts only after a retryable error.
+    const started = performance.now();
+    return next().then((outcome) =>
+      outcome.status === 'error' && retryOn.has(outcome.error.code) ? attempts(config, retryOn, ctx, next, outcome, started) : outcome,
+    );
   };
 }
 
@@ -47,11 +50,13 @@ async function attempts(
   retryOn: ReadonlySet<string>,
   ctx: ExecuteContext,
   next: ExecuteNext,
+  first: DispatchOutcome,
+  firstStarted: number,
 ): Promise<DispatchOutcome> {
   const { host, options, name } = config;
   for (let attempt = 1; ; attempt += 1) {
-    const started = performance.now();
-    const outcome = await next();
+    const started = attempt === 1 ? firstStarted : performance.now();
+    const outcome = attempt === 1 ? first : await next();
     // A denial (from a tap or a vetoed gate inside the body) is final: never retried.
     if (outcome.status !== 'error' || !retryOn.has(outcome.error.code)) return outcome;
     const event: RetryAttemptData = {
@@ -63,11 +68,11 @@ async function attempts(
       decision: 'retry',
     };
     let delayMs = 0;
-    if (ctx.signal.aborted) event.decision = 'aborted';
+    if (ctx.cancellation.aborted) event.decision = 'aborted';
     else if (attempt >= options.maxAttempts) event.decision = 'exhausted';
     else {
       delayMs = backoffDelay(attempt, options.backoff, options.random);
-      const deadline = deadlineOf(ctx.signal);
+      const deadline = ctx.cancellation.deadline;
       // Never wait into the deadline: the next attempt would start with no time to run.
       if (deadline !== undefined && performance.now() + delayMs >= deadline) event.decision = 'deadline';
       else event.delayMs = delayMs;

@@ -1,15 +1,31 @@
 /**
- * A call's cancellation, cheap until someone needs an AbortSignal: most calls
- * finish without a body ever reading `ctx.signal`, and an AbortController
- * plus its event listeners cost more than the rest of a no-op call.
+ * A call's cancellation: cheap until someone needs an AbortSignal. Most calls
+ * finish without a body reading `ctx.signal`, and an AbortController plus its
+ * event listeners cost more than the rest of a no-op call. Execute taps that
+ * need a signal of their own (a timeout) pass a child `Cancellation` inward
+ * with `next({ cancellation })`; `deadline` tells inner taps when it expires.
  */
-export class CallAbort {
+export class Cancellation {
+  /** When this cancellation will abort on its own, in `performance.now()` time, if it has a deadline. */
+  readonly deadline: number | undefined;
   #controller: AbortController | undefined;
   #aborted = false;
   #reason: unknown;
   #listeners: (() => void)[] | undefined;
 
-  /** The signal, made on first use (already aborted if the call was). */
+  constructor(options?: { readonly deadline?: number }) {
+    this.deadline = options?.deadline;
+  }
+
+  /** A cancellation that aborts when `signal` does (for taps that were handed a plain AbortSignal). */
+  static fromSignal(signal: AbortSignal): Cancellation {
+    const cancellation = new Cancellation();
+    if (signal.aborted) cancellation.abort(signal.reason);
+    else signal.addEventListener('abort', () => cancellation.abort(signal.reason), { once: true });
+    return cancellation;
+  }
+
+  /** The signal, made on first use (already aborted if this cancellation is). */
   get signal(): AbortSignal {
     if (this.#controller === undefined) {
       this.#controller = new AbortController();
@@ -22,6 +38,7 @@ export class CallAbort {
     return this.#aborted;
   }
 
+  /** Why it was aborted; `undefined` until then. */
   get reason(): unknown {
     return this.#reason;
   }
