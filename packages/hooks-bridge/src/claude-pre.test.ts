@@ -1,6 +1,7 @@
 import { scriptedApproval } from '@deepseek-ai/dsh-core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { claudeHooks, cleanupAll, eventsOf, hostFor, ran, tempProject } from './fixtures/kit.js';
+import type { HookRunRecord } from './index.js';
 
 afterEach(() => {
   cleanupAll();
@@ -35,6 +36,23 @@ describe('Claude Code PreToolUse hooks', () => {
     const ok = await t.call('bash', { command: 'ls -la' });
     expect(ok.status).toBe('ok');
     expect(ran).toEqual([{ tool: 'bash', args: { command: 'ls -la' } }]);
+  });
+
+  it('tells an onHookRun observer everything the hook saw and said, and survives one that throws', async () => {
+    const runs: HookRunRecord[] = [];
+    const t = await hostFor(withScript(blockRmRf), { onHookRun: (run) => runs.push(run) });
+    await t.call('bash', { command: 'rm -rf /tmp/x' }, 'observed');
+    expect(runs).toHaveLength(1);
+    expect(runs[0]).toMatchObject({ call: 'observed', event: 'PreToolUse', exitCode: 2, stdout: '', decision: 'deny' });
+    expect(JSON.parse(runs[0]?.stdin ?? '{}')).toMatchObject({ tool_name: 'Bash', tool_input: { command: 'rm -rf /tmp/x' } });
+    expect(runs[0]?.stderr).toContain('Blocked: rm -rf');
+    const throwing = await hostFor(withScript(blockRmRf), {
+      onHookRun: () => {
+        throw new Error('observer bug');
+      },
+    });
+    expect(await throwing.call('bash', { command: 'rm -rf /tmp/x' })).toMatchObject({ status: 'denied' });
+    expect(throwing.host.diagnostics.list().map((d) => d.code)).toContain('HOOK_OBSERVER_FAILED');
   });
 
   it('feeds the documented stdin payload and CLAUDE_PROJECT_DIR to the hook', async () => {

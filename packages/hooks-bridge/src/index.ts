@@ -9,5 +9,5 @@ export type { HookConfig, HookConfigProblem, HookDialect, HookPhase, HookSpec, P
 export type { IfRule, IfRuleContext } from './if-rule.js';
 export { type LoadHookConfigOptions, loadHookConfig } from './load-config.js';
 export type { ToolMatcher } from './matcher.js';
-export { type HooksBridgeOptions, hooksBridgeOptionsSchema } from './options.js';
+export { type HookRunRecord, type HooksBridgeOptions, hooksBridgeOptionsSchema } from './options.js';
 export { hooksBridge, hooksBridgeName } from './plugin.js';

@@ -29,6 +29,7 @@ export const hooksBridgeOptionsSchema = z.strictObject({
   drainMs: z.number().int().nonnegative().optional(),
   stage: z.number().finite().optional(),
   external: z.record(z.string(), z.record(z.string(), externalName)).optional(),
+  onHookRun: z.custom<(run: HookRunRecord) => void>((v) => typeof v === 'function', 'must be a function').optional(),
 });
 
 /** Options of {@link hooksBridge}. Every one is optional. */
@@ -72,6 +73,29 @@ export interface HooksBridgeOptions {
    * Used instead of the tool's own `external` for that dialect.
    */
   readonly external?: Readonly<Record<string, Readonly<Partial<Record<Dialect, ExternalName>>>>>;
+  /**
+   * Called after each hook run with everything it saw and said (stdin, stdout, stderr, exit): what a
+   * hook debugger (`dsh hooks check`) shows. The session log keeps only a bounded stderr excerpt.
+   * A throwing observer is recorded and ignored.
+   */
+  readonly onHookRun?: (run: HookRunRecord) => void;
+}
+
+/** One hook run, in full, for {@link HooksBridgeOptions.onHookRun}. */
+export interface HookRunRecord {
+  readonly call: string;
+  readonly hook: string;
+  readonly event: string;
+  readonly command: string;
+  readonly stdin: string;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly exitCode: number | null;
+  readonly signal: string | null;
+  readonly timedOut: boolean;
+  readonly durationMs: number;
+  /** The decision read from the hook's answer, if any (`deny`, `allow`, `ask`, `rewrite`, …). */
+  readonly decision?: string;
 }
 
 /** Validates options, naming the field on failure (`INVALID_OPTIONS`). */

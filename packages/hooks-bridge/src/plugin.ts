@@ -82,6 +82,7 @@ function register(host: Host, o: HooksBridgeOptions): void {
     interpret: { postBlock: o.postBlock ?? 'feedback' },
     overrides: o.external ?? {},
     report: (code, message, call) => host.diagnostics.record(code, hooksBridgeName, message, call),
+    onRun: o.onHookRun,
   };
   reportProblems(host, config.problems);
 

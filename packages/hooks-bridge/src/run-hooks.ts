@@ -7,7 +7,8 @@ import type { CallEnd, HookAnswer, HookDialectAdapter, InterpretOptions } from '
 import type { HookDialect, HookPhase, HookSpec } from './hook-spec.js';
 import type { IfRuleContext } from './if-rule.js';
 import { jsonText } from './internal/json-text.js';
-import { runHookProcess } from './spawn-hook.js';
+import type { HookRunRecord } from './options.js';
+import { type HookProcessResult, runHookProcess } from './spawn-hook.js';
 import { type ExternalOverrides, type ExternalView, toExternal } from './tool-names.js';
 
 const adapters: Readonly<Record<HookDialect, HookDialectAdapter>> = {
@@ -35,6 +36,8 @@ export interface RunSettings {
   readonly overrides: ExternalOverrides;
   /** Where failures that change no outcome go (an event the sink could not take). */
   readonly report: (code: string, message: string, call?: string) => void;
+  /** Told of every run in full (the `onHookRun` option). */
+  readonly onRun?: ((run: HookRunRecord) => void) | undefined;
 }
 
 /** One call's view for its hooks. */
@@ -118,13 +121,14 @@ async function runOne(spec: HookSpec, call: HookCall, view: ExternalView, settin
     toolInput: view.input,
     ...(call.end === undefined ? {} : { end: call.end }),
   });
+  const stdin = `${jsonText(payload)}\n`;
   const run = await runHookProcess({
     command: spec.args === undefined ? spec.command : substitute(spec.command, settings),
     args: spec.args?.map((a) => substitute(a, settings)),
     shell: spec.shell,
     cwd: spec.cwd ?? settings.cwd,
     env: environmentOf(spec, settings),
-    stdin: `${jsonText(payload)}\n`,
+    stdin,
     timeoutMs: spec.timeoutMs,
     killGraceMs: settings.killGraceMs,
     drainMs: settings.drainMs,
@@ -132,6 +136,7 @@ async function runOne(spec: HookSpec, call: HookCall, view: ExternalView, settin
     signal: followCall ? call.signal : undefined,
   });
   const answer = adapter.interpret(spec, run, settings.interpret);
+  if (settings.onRun !== undefined) tellRun(settings, spec, call, stdin, run, decisionOf(answer));
   const data = {
     hook: spec.id,
     event: spec.event,
@@ -149,6 +154,34 @@ async function runOne(spec: HookSpec, call: HookCall, view: ExternalView, settin
     settings.report('HOOK_EVENT_FAILED', `hook/result of ${spec.id} was not logged: ${(error as Error).message}`, call.call.id);
   });
   return answer;
+}
+
+function tellRun(
+  settings: RunSettings,
+  spec: HookSpec,
+  call: HookCall,
+  stdin: string,
+  run: HookProcessResult,
+  decision: string | undefined,
+): void {
+  try {
+    settings.onRun?.({
+      call: call.call.id,
+      hook: spec.id,
+      event: spec.event,
+      command: spec.args === undefined ? spec.command : [spec.command, ...spec.args].join(' '),
+      stdin,
+      stdout: run.stdout,
+      stderr: run.stderr,
+      exitCode: run.exitCode,
+      signal: run.signal,
+      timedOut: run.timedOut,
+      durationMs: run.durationMs,
+      ...(decision === undefined ? {} : { decision }),
+    });
+  } catch (error) {
+    settings.report('HOOK_OBSERVER_FAILED', `onHookRun threw for ${spec.id}: ${(error as Error).message}`, call.call.id);
+  }
 }
 
 function logInvoked(call: HookCall, spec: HookSpec, toolName: string, duplicates: readonly string[], settings: RunSettings): Promise<void> {

@@ -9,7 +9,8 @@ export function probeRipgrep(executable: string): Promise<string | undefined> {
   });
 }
 
-const maxArgBytes = 128 * 1024;
+/** Paths per ripgrep run, in bytes: well under Linux's 2 MiB for arguments and environment together. */
+const maxArgBytes = 1024 * 1024;
 
 /**
  * The files among `files` whose bytes contain `literal` (ASCII case folded
@@ -24,25 +25,27 @@ export async function ripgrepCandidates(
   files: readonly string[],
   signal: AbortSignal,
 ): Promise<Set<string>> {
-  const found = new Set<string>();
-  let chunk: string[] = [];
+  const chunks: string[][] = [[]];
   let bytes = 0;
-  const run = async (): Promise<void> => {
-    if (chunk.length === 0) return;
-    const listed = await runChunk(executable, literal, ignoreCase, chunk, signal);
-    for (const f of listed ?? chunk) found.add(f);
-    // A name that is not valid UTF-8 cannot be matched against ripgrep's output: keep it.
-    for (const f of chunk) if (f.includes('\uFFFD')) found.add(f);
-    chunk = [];
-    bytes = 0;
-  };
   for (const file of files) {
     const size = Buffer.byteLength(file) + 1;
-    if (bytes + size > maxArgBytes) await run();
-    chunk.push(file);
+    if (bytes + size > maxArgBytes) {
+      chunks.push([]);
+      bytes = 0;
+    }
+    (chunks.at(-1) as string[]).push(file);
     bytes += size;
   }
-  await run();
+  // The runs are independent: ripgrep searches each chunk with its own threads, all at once.
+  const listed = await Promise.all(
+    chunks.map((chunk) => (chunk.length === 0 ? Promise.resolve([]) : runChunk(executable, literal, ignoreCase, chunk, signal))),
+  );
+  const found = new Set<string>();
+  for (const [index, chunk] of chunks.entries()) {
+    for (const f of listed[index] ?? chunk) found.add(f);
+    // A name that is not valid UTF-8 cannot be matched against ripgrep's output: keep it.
+    for (const f of chunk) if (f.includes('\uFFFD')) found.add(f);
+  }
   return found;
 }
 
