@@ -1,0 +1,156 @@
+import { type ParseArgsConfig, parseArgs } from 'node:util';
+import { DshError, messageOf } from '@deepseek-ai/dsh-core';
+import { runCatalog } from './commands/catalog.js';
+import { runDemo } from './commands/demo.js';
+import { runHooksCheck } from './commands/hooks-check.js';
+import { runReplay } from './commands/replay.js';
+import { CliError, CliErrorCode } from './errors.js';
+import { ExitCode } from './exit-codes.js';
+import { commandHelp, mainHelp } from './help.js';
+import type { CliIo } from './io.js';
+import { styleFor } from './render/style.js';
+
+/** The version `dsh --version` prints. */
+export const cliVersion = '0.1.0';
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+
+const common: Options = {
+  help: { type: 'boolean', short: 'h' },
+  config: { type: 'string', short: 'c' },
+  'no-color': { type: 'boolean' },
+};
+
+const commandOptions: Readonly<Record<string, Options>> = {
+  demo: { ...common, 'no-sandbox': { type: 'boolean' } },
+  replay: {
+    ...common,
+    workspace: { type: 'string', short: 'w' },
+    execute: { type: 'boolean' },
+    approval: { type: 'string' },
+    expect: { type: 'string' },
+    json: { type: 'boolean' },
+  },
+  'hooks check': {
+    ...common,
+    workspace: { type: 'string', short: 'w' },
+    settings: { type: 'string' },
+    tool: { type: 'string' },
+    input: { type: 'string' },
+    expect: { type: 'string' },
+    json: { type: 'boolean' },
+  },
+  catalog: { ...common, json: { type: 'boolean' } },
+};
+
+/**
+ * Runs `dsh` with `argv` (without the node and script paths) and resolves
+ * with the exit code; never rejects. Errors are written to `io.stderr` as
+ * `dsh: CODE: message`.
+ */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCode> {
+  try {
+    return await dispatch(argv, io);
+  } catch (error) {
+    if (error instanceof CliError) {
+      io.stderr.write(`dsh: ${error.code}: ${error.message}\n`);
+      return error.exitCode;
+    }
+    const code = DshError.isInstance(error) ? `${error.code}: ` : '';
+    io.stderr.write(`dsh: internal error: ${code}${messageOf(error)}\n${error instanceof Error && error.stack ? `${error.stack}\n` : ''}`);
+    return ExitCode.INTERNAL;
+  }
+}
+
+async function dispatch(argv: readonly string[], io: CliIo): Promise<ExitCode> {
+  const [first, second] = argv;
+  if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
+    const topic = first === 'help' ? argv.slice(1).join(' ') : '';
+    io.stdout.write(topic === '' ? mainHelp() : (commandHelp(topic) ?? mainHelp()));
+    return ExitCode.OK;
+  }
+  if (first === '--version' || first === '-v') {
+    io.stdout.write(`${cliVersion}\n`);
+    return ExitCode.OK;
+  }
+  let command: string = first;
+  let rest = argv.slice(1);
+  if (first === 'hooks') {
+    if (second !== 'check') {
+      if (second === undefined || second === '--help' || second === '-h') {
+        io.stdout.write(commandHelp('hooks check') ?? '');
+        return ExitCode.OK;
+      }
+      throw new CliError(CliErrorCode.USAGE, `unknown command "hooks ${second}"; did you mean "hooks check"? (dsh --help)`);
+    }
+    command = 'hooks check';
+    rest = argv.slice(2);
+  }
+  const options = commandOptions[command];
+  if (options === undefined) throw new CliError(CliErrorCode.USAGE, `unknown command "${first}" (dsh --help lists them)`);
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({ args: [...rest], options, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new CliError(CliErrorCode.USAGE, `${command}: ${messageOf(error)} (dsh ${command} --help)`);
+  }
+  const values = parsed.values as Record<string, string | boolean | undefined>;
+  if (values.help === true) {
+    io.stdout.write(commandHelp(command) ?? mainHelp());
+    return ExitCode.OK;
+  }
+  const cio: CliIo = values['no-color'] === true ? { ...io, style: styleFor(false) } : io;
+  const str = (name: string): string | undefined => (typeof values[name] === 'string' ? (values[name] as string) : undefined);
+  const flag = (name: string): boolean => values[name] === true;
+  const positionals = parsed.positionals;
+  const noPositionals = (): void => {
+    if (positionals.length > 0) throw new CliError(CliErrorCode.USAGE, `${command}: unexpected argument "${positionals[0]}"`);
+  };
+
+  switch (command) {
+    case 'demo':
+      noPositionals();
+      return runDemo(cio, { sandbox: !flag('no-sandbox') });
+    case 'replay': {
+      const [file, extra] = positionals;
+      if (file === undefined) throw new CliError(CliErrorCode.USAGE, 'replay: which transcript? (dsh replay <file>)');
+      if (extra !== undefined) throw new CliError(CliErrorCode.USAGE, `replay: unexpected argument "${extra}"`);
+      const approval = str('approval') ?? undefined;
+      if (approval !== undefined && approval !== 'allow' && approval !== 'deny') {
+        throw new CliError(CliErrorCode.USAGE, `replay: --approval must be "allow" or "deny", not "${approval}"`);
+      }
+      return runReplay(cio, {
+        file,
+        execute: flag('execute'),
+        json: flag('json'),
+        ...(str('config') === undefined ? {} : { config: str('config') as string }),
+        ...(str('workspace') === undefined ? {} : { workspace: str('workspace') as string }),
+        ...(approval === undefined ? {} : { approval }),
+        ...(str('expect') === undefined ? {} : { expect: str('expect') as string }),
+      });
+    }
+    case 'hooks check': {
+      noPositionals();
+      const tool = str('tool');
+      if (tool === undefined) throw new CliError(CliErrorCode.USAGE, 'hooks check: --tool NAME is required (Bash, Edit, bash, …)');
+      const expect = str('expect');
+      if (expect !== undefined && !['allow', 'deny', 'ask', 'none'].includes(expect)) {
+        throw new CliError(CliErrorCode.USAGE, `hooks check: --expect must be allow, deny, ask or none, not "${expect}"`);
+      }
+      return runHooksCheck(cio, {
+        tool,
+        input: str('input') ?? '{}',
+        json: flag('json'),
+        ...(str('config') === undefined ? {} : { config: str('config') as string }),
+        ...(str('workspace') === undefined ? {} : { workspace: str('workspace') as string }),
+        ...(str('settings') === undefined ? {} : { settings: str('settings') as string }),
+        ...(expect === undefined ? {} : { expect: expect as 'allow' | 'deny' | 'ask' | 'none' }),
+      });
+    }
+    case 'catalog':
+      noPositionals();
+      return runCatalog(cio, { json: flag('json'), ...(str('config') === undefined ? {} : { config: str('config') as string }) });
+    default:
+      throw new CliError(CliErrorCode.USAGE, `unknown command "${command}"`);
+  }
+}

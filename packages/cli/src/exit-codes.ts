@@ -1,0 +1,21 @@
+/**
+ * The exit codes of `dsh`, stable across releases: scripts and CI jobs
+ * branch on them. The README's table says the same.
+ */
+export const ExitCode = {
+  /** The command did what it was asked; every expectation held. */
+  OK: 0,
+  /** `--expect` expectations failed (replay, hooks check), or the demo saw something it should not. */
+  EXPECTATION_FAILED: 1,
+  /** Bad command line: unknown command or flag, missing argument. */
+  USAGE: 2,
+  /** `dsh.config.json` (or `--config`) is unreadable or invalid, or a plugin refused its options. */
+  CONFIG: 3,
+  /** An input file or value is unreadable or invalid: a transcript, an expectations file, `--input`. */
+  INPUT: 4,
+  /** Anything else went wrong (a bug): the message says what. */
+  INTERNAL: 70,
+} as const;
+
+/** One of the exit codes of `dsh`. */
+export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];

@@ -1,0 +1,130 @@
+// The consumer smoke test: the packed tarballs installed with npm into a fresh project outside
+// the workspace, then the root README's example (plus every-plugin.ts and an import of every
+// published entry point) type-checked with tsc against the published .d.ts files and run with node.
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { readManifest, workspaceRoot } from './workspace.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+/** The README section whose code block the smoke test compiles and runs. */
+export const readmeSection = 'A host with a tool, a hook, a guard and an approval provider';
+
+/** The first ```ts block of the README's section `heading`. */
+export function readmeExample(markdown, heading) {
+  const start = markdown.indexOf(`\n## ${heading}\n`);
+  if (start < 0) throw new Error(`README.md has no "## ${heading}" section`);
+  const next = markdown.indexOf('\n## ', start + 1);
+  const section = markdown.slice(start, next < 0 ? undefined : next);
+  const block = /```ts\n([\s\S]*?)```/.exec(section);
+  if (!block?.[1]) throw new Error(`README.md's "${heading}" section has no \`\`\`ts block`);
+  return block[1];
+}
+
+const tsconfig = {
+  compilerOptions: {
+    target: 'ES2023',
+    lib: ['ES2023'],
+    module: 'NodeNext',
+    moduleResolution: 'NodeNext',
+    types: ['node'],
+    strict: true,
+    exactOptionalPropertyTypes: true,
+    noUncheckedIndexedAccess: true,
+    // Check the published .d.ts files too, not only our use of them.
+    skipLibCheck: false,
+    rootDir: 'src',
+    outDir: 'dist',
+  },
+  include: ['src'],
+};
+
+function run(command, args, cwd) {
+  execFileSync(command, args, { cwd, stdio: 'inherit' });
+}
+
+/**
+ * Installs `packed` (from pack.mjs) into a new temporary project and checks it there. With
+ * `keep`, the project is left on disk and its path printed.
+ */
+export function runConsumerSmoke(packed, { keep = false } = {}) {
+  const project = realpathSync(mkdtempSync(join(tmpdir(), 'dsh-consumer-smoke-')));
+  if (!relative(workspaceRoot, project).startsWith('..')) throw new Error(`${project} is inside the workspace`);
+  try {
+    const rootDev = readManifest(workspaceRoot).devDependencies;
+    writeFileSync(
+      join(project, 'package.json'),
+      `${JSON.stringify({ name: 'dsh-consumer-smoke', private: true, type: 'module' }, null, 2)}\n`,
+    );
+    // nested: every package gets exactly the dependencies it declares, none hoisted from a
+    // neighbour, so a dependency missing from one package.json fails here.
+    run(
+      'npm',
+      [
+        'install',
+        '--install-strategy=nested',
+        '--no-audit',
+        '--no-fund',
+        '--loglevel=error',
+        ...packed.map((p) => p.tarball),
+        `typescript@${rootDev.typescript}`,
+        `@types/node@${rootDev['@types/node']}`,
+      ],
+      project,
+    );
+
+    const src = join(project, 'src');
+    mkdirSync(src);
+    for (const file of ['prelude.ts', 'expect.ts', 'every-plugin.ts']) copyFileSync(join(here, 'smoke', file), join(src, file));
+    const example = readmeExample(readFileSync(join(workspaceRoot, 'README.md'), 'utf8'), readmeSection);
+    writeFileSync(
+      join(src, 'readme-example.ts'),
+      [
+        `// README.md, "${readmeSection}", with the helpers from prelude.ts and the checks from expect.ts.`,
+        "import { expectReadmeStep } from './expect.js';",
+        "import { askTheUser, deploy } from './prelude.js';",
+        'const fridayBefore = new Date().getDay() === 5;',
+        example,
+        'expectReadmeStep(results, context, [fridayBefore, new Date().getDay() === 5]);',
+        "console.log('README example: compiled against the published types and ran as documented');",
+        '',
+      ].join('\n'),
+    );
+    writeFileSync(join(src, 'every-entry.ts'), everyEntrySource(project, packed));
+    writeFileSync(join(project, 'tsconfig.json'), `${JSON.stringify(tsconfig, null, 2)}\n`);
+
+    run('node', [join(project, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', project], project);
+    for (const file of ['every-entry.js', 'readme-example.js', 'every-plugin.js']) run('node', [join('dist', file)], project);
+  } finally {
+    if (keep) console.log(`consumer project kept at ${project}`);
+    else rmSync(project, { recursive: true, force: true });
+  }
+}
+
+/** A module importing every entry point the installed packages export, and checking each has exports. */
+function everyEntrySource(project, packed) {
+  const specifiers = [];
+  for (const { name } of packed) {
+    const manifest = readManifest(join(project, 'node_modules', name));
+    const exportsMap = manifest.exports ?? { '.': manifest.main };
+    for (const subpath of Object.keys(exportsMap)) {
+      if (subpath.includes('*') || subpath.endsWith('.json')) continue;
+      specifiers.push(subpath === '.' ? name : `${name}/${subpath.replace(/^\.\//, '')}`);
+    }
+  }
+  const lines = ['// Every entry point of every published package, imported by name as a consumer would.'];
+  specifiers.forEach((specifier, i) => {
+    lines.push(`import * as entry${i} from '${specifier}';`);
+  });
+  lines.push(
+    '',
+    `const entries: Record<string, object> = { ${specifiers.map((s, i) => `'${s}': entry${i}`).join(', ')} };`,
+    'const empty = Object.entries(entries).filter(([, ns]) => Object.keys(ns).length === 0);',
+    "if (empty.length > 0) throw new Error('entry points without exports: ' + empty.map(([s]) => s).join(', '));",
+    "console.log('every entry point: ' + Object.keys(entries).length + ' loaded, each with exports');",
+    '',
+  );
+  return lines.join('\n');
+}

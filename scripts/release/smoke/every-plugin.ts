@@ -1,0 +1,58 @@
+// Every plugin on one host, configured as an integrator would, from the packed packages: one
+// run_code program writes a file, reads it back and runs bash, each call re-entering the
+// pipeline. It fails when a plugin's runtime dependency (picomatch, diff, ignore, QuickJS,
+// sucrase, ...) or a type an integrator needs is missing from what would be published.
+import { strict as assert } from 'node:assert';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { codeMode } from '@deepseek-ai/dsh-code-mode';
+import { type ApprovalProvider, createHost, type Plugin } from '@deepseek-ai/dsh-core';
+import { createTestHost } from '@deepseek-ai/dsh-core/testing';
+import { hooksBridge } from '@deepseek-ai/dsh-hooks-bridge';
+import { otel } from '@deepseek-ai/dsh-otel';
+import { permissions } from '@deepseek-ai/dsh-permissions';
+import { retryPolicy } from '@deepseek-ai/dsh-retry-policy';
+import { timeoutPolicy } from '@deepseek-ai/dsh-timeout-policy';
+import { toolBash } from '@deepseek-ai/dsh-tool-bash';
+import { toolFs } from '@deepseek-ai/dsh-tool-fs';
+
+const scratch = mkdtempSync(join(tmpdir(), 'dsh-consumer-'));
+try {
+  const dirs = { projectDir: scratch, homeDir: scratch };
+  const plugins: Plugin[] = [
+    toolFs({ roots: [scratch], cwd: scratch, search: 'builtin' }),
+    toolBash({ cwd: scratch, sandbox: { provider: 'none' } }),
+    timeoutPolicy(),
+    retryPolicy(),
+    otel(),
+    hooksBridge(dirs),
+    permissions({ ...dirs, cwd: scratch }),
+    codeMode(),
+  ];
+  const approval: ApprovalProvider = () => 'allowed-once';
+  const host = createHost({ approval });
+  for (const plugin of plugins) await host.use(plugin);
+
+  const code = `
+    await tools.write({ file_path: "hello.txt", content: "hello from a consumer\\n" });
+    const read = await tools.read({ file_path: "hello.txt" });
+    const echo = await tools.bash({ command: "cat hello.txt" });
+    return { read, echo };
+  `;
+  const { results } = await host.runStep({ calls: [{ id: 'call_1', name: 'run_code', args: { code } }] });
+  const outcome = results[0]?.outcome;
+  assert.equal(outcome?.status, 'ok', `run_code should succeed, got ${JSON.stringify(outcome)}`);
+  assert.equal(readFileSync(join(scratch, 'hello.txt'), 'utf8'), 'hello from a consumer\n');
+  const text = JSON.stringify(outcome.output);
+  assert.match(text, /hello from a consumer/);
+  console.log(`every plugin: run_code wrote, read and ran bash through ${plugins.length} plugins`);
+
+  // The testing entry point ships too: plugin authors test against it.
+  const t = await createTestHost({ plugins: [toolFs({ roots: [scratch], cwd: scratch, search: 'builtin' })] });
+  const listed = await t.call('list', { path: scratch });
+  assert.equal(listed.status, 'ok', `list should succeed, got ${JSON.stringify(listed)}`);
+  console.log('core/testing: createTestHost ran a tool');
+} finally {
+  rmSync(scratch, { recursive: true, force: true });
+}
