@@ -79,4 +79,5 @@ export {
   type ToolDefinition,
   type ToolPresenter,
 } from './tool.js';
+export { type ToolNameMatcher, toolNameMatcher } from './tool-name-matcher.js';
 export type { UiAdapter } from './ui.js';

@@ -1,5 +1,4 @@
-import type { AnyToolDefinition, Args } from '@deepseek-ai/dsh-core';
-import { type NameMatcher, nameMatcher } from './internal/pattern.js';
+import { type AnyToolDefinition, type Args, type ToolNameMatcher, toolNameMatcher } from '@deepseek-ai/dsh-core';
 import type { ResolvedTimeoutPolicyOptions } from './options.js';
 
 /** Where a call's deadline came from, in the order the policy looks. */
@@ -19,11 +18,11 @@ export interface Deadline {
  */
 export class DeadlineResolver {
   readonly #options: ResolvedTimeoutPolicyOptions;
-  readonly #tools: NameMatcher<number | 'none'>;
+  readonly #tools: ToolNameMatcher<number | 'none'>;
 
   constructor(options: ResolvedTimeoutPolicyOptions) {
     this.#options = options;
-    this.#tools = nameMatcher(Object.entries(options.tools));
+    this.#tools = toolNameMatcher(Object.entries(options.tools));
   }
 
   /** The call's deadline, or `undefined` when the integrator exempted the tool. */

@@ -7,11 +7,11 @@ import {
   type ExecuteTap,
   type Host,
   messageOf,
+  toolNameMatcher,
 } from '@deepseek-ai/dsh-core';
 import { backoffDelay } from './backoff.js';
 import { RetryPolicyCode } from './errors.js';
 import type { RetryAttemptData } from './events.js';
-import { nameMatcher } from './internal/pattern.js';
 import type { ResolvedRetryPolicyOptions } from './options.js';
 
 /** What the tap needs besides the call. */
@@ -30,8 +30,8 @@ export interface RetryTapConfig {
  */
 export function retryTap(config: RetryTapConfig): ExecuteTap {
   const { options } = config;
-  const declared = nameMatcher(options.idempotentTools.map((p) => [p, true] as const));
-  const excluded = nameMatcher(options.excludeTools.map((p) => [p, true] as const));
+  const declared = toolNameMatcher(options.idempotentTools.map((p) => [p, true] as const));
+  const excluded = toolNameMatcher(options.excludeTools.map((p) => [p, true] as const));
   const retryOn = new Set(options.retryOn);
   return (ctx, next) => {
     const name = ctx.tool.name;

@@ -1,14 +1,14 @@
 /**
- * Tool-name patterns: an exact name, or a glob where `*` matches any run of
- * characters (`mcp__*`). Exact names win over patterns; patterns are tried
- * in the order given.
+ * Tool-name patterns, as policies take them in their options: an exact name,
+ * or a glob where `*` matches any run of characters (`mcp__*`). Exact names
+ * win over patterns; patterns are tried in the order given.
  */
-export interface NameMatcher<T> {
+export interface ToolNameMatcher<T> {
   lookup(name: string): T | undefined;
 }
 
-/** Builds a matcher over `entries` (`[pattern, value]`). */
-export function nameMatcher<T>(entries: Iterable<readonly [string, T]>): NameMatcher<T> {
+/** Builds a matcher over `entries` (`[pattern, value]`), e.g. per-tool timeouts. */
+export function toolNameMatcher<T>(entries: Iterable<readonly [string, T]>): ToolNameMatcher<T> {
   const exact = new Map<string, T>();
   const globs: { readonly test: RegExp; readonly value: T }[] = [];
   for (const [pattern, value] of entries) {
