@@ -1,3 +1,5 @@
+import { styleText } from 'node:util';
+
 /** Text styles for a terminal: real ANSI colours on a TTY, the text unchanged otherwise. */
 export interface Style {
   readonly colour: boolean;
@@ -19,8 +21,16 @@ export function colourWanted(isTTY: boolean, env: NodeJS.ProcessEnv, noColourFla
   return isTTY;
 }
 
-/** A style that paints when `colour` is true. */
+/** A style that paints (with Node's own `util.styleText`) when `colour` is true. */
 export function styleFor(colour: boolean): Style {
-  const paint = (code: number) => (text: string) => (colour ? `\u001b[${code}m${text}\u001b[0m` : text);
-  return { colour, bold: paint(1), dim: paint(2), red: paint(31), green: paint(32), yellow: paint(33), cyan: paint(36) };
+  const paint = (format: Parameters<typeof styleText>[0]) => (text: string) => (colour ? styleText(format, text) : text);
+  return {
+    colour,
+    bold: paint('bold'),
+    dim: paint('dim'),
+    red: paint('red'),
+    green: paint('green'),
+    yellow: paint('yellow'),
+    cyan: paint('cyan'),
+  };
 }
