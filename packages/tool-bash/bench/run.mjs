@@ -40,15 +40,16 @@ try {
   console.log(`tool-bash bench (${rounds} rounds each, interleaved)`);
   const plain = await toolHost({ cwd, sandbox: { provider: 'none' } });
   const bare = await toolHost({ cwd }, true);
+  // Issue 4's target: the tool on `true` against a raw child_process.spawn('bash', ['-c', 'true']).
   const ratio = await compare(
-    'bash -c true, no sandbox, both through the pipeline (the tool vs a bare-spawn tool)',
-    bare.bind(null, 'true'),
+    'bash -c true, no sandbox, the tool through the pipeline vs a raw spawn',
+    () => raw('bash', ['-c', 'true'], cwd),
     () => plain('true'),
   );
   console.log(`  target: at most 1.2x -> ${ratio <= 1.2 ? 'met' : 'NOT met'}`);
   await compare(
-    'bash -c true, no sandbox, the tool through the pipeline vs a bare spawn without it',
-    () => raw('bash', ['-c', 'true'], cwd),
+    'bash -c true, no sandbox, both through the pipeline (the tool vs a bare-spawn tool), for reference',
+    bare.bind(null, 'true'),
     () => plain('true'),
   );
 

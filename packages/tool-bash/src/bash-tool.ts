@@ -20,7 +20,7 @@ import type { OutputDirectory } from './internal/output-dir.js';
 import { ProgressFeed } from './internal/progress-feed.js';
 import { type RunOutcome, runProcess, SpawnError, type StopCause } from './internal/run-process.js';
 import { shellScript } from './internal/shell.js';
-import { envAllowList, type ResolvedToolBashOptions } from './options.js';
+import type { ResolvedToolBashOptions } from './options.js';
 import { type BashResult, bashResultSchema, type StoppedResult } from './result.js';
 import type { SandboxPolicy } from './sandbox/provider.js';
 import type { SandboxSelector } from './sandbox-selection.js';
@@ -51,6 +51,8 @@ export interface BashToolEnvironment {
   readonly selector: SandboxSelector;
   readonly outputDir: OutputDirectory;
   readonly readOnlyPaths: readonly string[];
+  /** The allow-listed host variables, read when the plugin registered. */
+  readonly hostEnvironment: Readonly<Record<string, string>>;
 }
 
 /** Builds the `bash` tool definition. */
@@ -135,7 +137,7 @@ async function execute(env: BashToolEnvironment, args: BashArgs, ctx: ToolContex
     run = await runProcess({
       command: provider.wrap({ file: options.shell, args: ['-c', shellScript(args.command)] }, policy),
       cwd,
-      env: commandEnvironment(process.env, envAllowList(options), options.env.set, provider.environment?.(policy) ?? {}, marker),
+      env: commandEnvironment(env.hostEnvironment, options.env.set, provider.environment?.(policy) ?? {}, marker),
       marker: `DSH_BASH_CALL=${marker}`,
       containsProcessTree: provider.containsProcessTree,
       timeoutMs,

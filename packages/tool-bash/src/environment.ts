@@ -22,17 +22,13 @@ export const defaultEnvAllowList: readonly string[] = Object.freeze([
 export const callMarkerVariable = 'DSH_BASH_CALL';
 
 /**
- * The environment of a command: the allow-listed host variables, then the
- * configured fixed values, then the sandbox's own (`TMPDIR`), then the call
- * marker, which nothing overrides.
+ * The allow-listed host variables. Read once, when the plugin registers:
+ * walking `process.env` costs more per call than the rest of the tool's own work.
  */
-export function commandEnvironment(
+export function allowedHostEnvironment(
   host: Readonly<Record<string, string | undefined>>,
   allow: readonly string[],
-  fixed: Readonly<Record<string, string>>,
-  sandbox: Readonly<Record<string, string>>,
-  marker: string,
-): Record<string, string> {
+): Readonly<Record<string, string>> {
   const exact = new Set(allow.filter((name) => !name.endsWith('*')));
   const prefixes = allow.filter((name) => name.endsWith('*')).map((name) => name.slice(0, -1));
   const env: Record<string, string> = {};
@@ -40,7 +36,19 @@ export function commandEnvironment(
     if (value === undefined) continue;
     if (exact.has(name) || prefixes.some((prefix) => name.startsWith(prefix))) env[name] = value;
   }
-  Object.assign(env, fixed, sandbox);
-  env[callMarkerVariable] = marker;
-  return env;
+  return Object.freeze(env);
+}
+
+/**
+ * The environment of a command: the allow-listed host variables, then the
+ * configured fixed values, then the sandbox's own (`TMPDIR`), then the call
+ * marker, which nothing overrides.
+ */
+export function commandEnvironment(
+  host: Readonly<Record<string, string>>,
+  fixed: Readonly<Record<string, string>>,
+  sandbox: Readonly<Record<string, string>>,
+  marker: string,
+): Record<string, string> {
+  return { ...host, ...fixed, ...sandbox, [callMarkerVariable]: marker };
 }

@@ -1,9 +1,10 @@
 import { isAbsolute, join, resolve } from 'node:path';
 import { DshError, definePlugin, ErrorCode, type Host, type Plugin, z } from '@deepseek-ai/dsh-core';
 import { bashTool } from './bash-tool.js';
+import { allowedHostEnvironment } from './environment.js';
 import { BashErrorCode } from './errors.js';
 import { OutputDirectory } from './internal/output-dir.js';
-import { parseToolBashOptions, type ResolvedToolBashOptions, type ToolBashOptions } from './options.js';
+import { envAllowList, parseToolBashOptions, type ResolvedToolBashOptions, type ToolBashOptions } from './options.js';
 import { bwrapSandbox } from './sandbox/bwrap.js';
 import { noSandbox } from './sandbox/none.js';
 import type { SandboxPolicy, SandboxProbe, SandboxProvider } from './sandbox/provider.js';
@@ -69,7 +70,10 @@ async function register(host: Host, pluginName: string, options: ResolvedToolBas
     // Another tool-bash instance on this host defined it already; the schema is the same.
     if (!(DshError.isInstance(error) && error.code === ErrorCode.DUPLICATE_EVENT_TYPE)) throw error;
   }
-  host.tools.register(bashTool({ options, directory: new WorkingDirectory(start, roots), selector, outputDir, readOnlyPaths }));
+  const hostEnvironment = allowedHostEnvironment(process.env, envAllowList(options));
+  host.tools.register(
+    bashTool({ options, directory: new WorkingDirectory(start, roots), selector, outputDir, readOnlyPaths, hostEnvironment }),
+  );
   host.hooks.preExecute.tap(`${pluginName}/sandbox`, selector.tap);
   host.guards.register({ id: `${pluginName}/sandbox`, check: selector.check });
   host.hooks.result.tap(`${pluginName}/sandbox-cleanup`, (_outcome, info) => selector.forget(info.call));
