@@ -1,6 +1,6 @@
 import { z } from '@deepseek-ai/dsh-core';
 import { compileIfRule, type IfRule } from './if-rule.js';
-import { type ConfigBuilder, type EventKind, isObject, issueText } from './internal/config-builder.js';
+import { type ConfigBuilder, type EventKind, forEachToolEvent, isObject, issueText } from './internal/config-builder.js';
 import { compileMatcher } from './matcher.js';
 
 const claudeEvents: Readonly<Record<string, EventKind>> = {
@@ -31,23 +31,11 @@ const commandHandler = z.looseObject({
  * every unusable entry becomes a problem naming the entry, and the rest load.
  */
 export function readClaudeHooks(hooks: unknown, builder: ConfigBuilder, where = 'hooks'): void {
-  if (hooks === undefined) return;
-  if (!isObject(hooks)) {
-    builder.problem(where, '"hooks" must be an object of event names');
-    return;
-  }
-  for (const [event, groups] of Object.entries(hooks)) {
-    const kind = claudeEvents[event];
-    if (kind === undefined) continue;
-    const at = `${where}.${event}`;
-    if (!Array.isArray(groups)) {
-      builder.problem(at, 'must be an array of matcher groups', kind.phase);
-      continue;
-    }
+  forEachToolEvent(hooks, claudeEvents, builder, where, 'matcher groups', (event, kind, groups, at) => {
     groups.forEach((group: unknown, g) => {
       readGroup(group, `${at}[${g}]`, event, kind, builder);
     });
-  }
+  });
 }
 
 function readGroup(group: unknown, at: string, event: string, kind: EventKind, builder: ConfigBuilder): void {

@@ -1,6 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
 import { z } from '@deepseek-ai/dsh-core';
-import { type ConfigBuilder, type EventKind, isObject, issueText } from './internal/config-builder.js';
+import { type ConfigBuilder, type EventKind, forEachToolEvent, isObject, issueText } from './internal/config-builder.js';
 import { compileMatcher } from './matcher.js';
 
 const copilotEvents: Readonly<Record<string, EventKind & { readonly style: 'camel' | 'snake' }>> = {
@@ -39,19 +39,7 @@ export function readCopilotHooks(
   env: NodeJS.ProcessEnv,
   where = 'hooks',
 ): void {
-  if (hooks === undefined) return;
-  if (!isObject(hooks)) {
-    builder.problem(where, '"hooks" must be an object of event names');
-    return;
-  }
-  for (const [event, entries] of Object.entries(hooks)) {
-    const kind = copilotEvents[event];
-    if (kind === undefined) continue;
-    const at = `${where}.${event}`;
-    if (!Array.isArray(entries)) {
-      builder.problem(at, 'must be an array of hooks', kind.phase);
-      continue;
-    }
+  forEachToolEvent(hooks, copilotEvents, builder, where, 'hooks', (event, kind, entries, at) => {
     entries.forEach((handler: unknown, h) => {
       const entry = `${at}[${h}]`;
       const type = isObject(handler) ? handler.type : undefined;
@@ -95,7 +83,7 @@ export function readCopilotHooks(
         payloadStyle: kind.style,
       });
     });
-  }
+  });
 }
 
 /** Copilot's `env` values may name other variables (`$HOME`, `${HOME}`); unknown ones become empty. */

@@ -1,5 +1,5 @@
 import { z } from '@deepseek-ai/dsh-core';
-import { type ConfigBuilder, type EventKind, isObject, issueText } from './internal/config-builder.js';
+import { type ConfigBuilder, type EventKind, forEachToolEvent, isObject, issueText } from './internal/config-builder.js';
 import { compileMatcher } from './matcher.js';
 
 const geminiEvents: Readonly<Record<string, EventKind>> = {
@@ -25,19 +25,7 @@ const commandHandler = z.looseObject({
  * `timeout` is in milliseconds. Hooks named in `disabled` are skipped.
  */
 export function readGeminiHooks(hooks: unknown, builder: ConfigBuilder, disabled: ReadonlySet<string>, where = 'hooks'): void {
-  if (hooks === undefined) return;
-  if (!isObject(hooks)) {
-    builder.problem(where, '"hooks" must be an object of event names');
-    return;
-  }
-  for (const [event, groups] of Object.entries(hooks)) {
-    const kind = geminiEvents[event];
-    if (kind === undefined) continue;
-    const at = `${where}.${event}`;
-    if (!Array.isArray(groups)) {
-      builder.problem(at, 'must be an array of hook definitions', kind.phase);
-      continue;
-    }
+  forEachToolEvent(hooks, geminiEvents, builder, where, 'hook definitions', (event, kind, groups, at) => {
     groups.forEach((group: unknown, g) => {
       const groupAt = `${at}[${g}]`;
       if (!isObject(group) || !Array.isArray(group.hooks)) {
@@ -79,7 +67,7 @@ export function readGeminiHooks(hooks: unknown, builder: ConfigBuilder, disabled
         });
       });
     });
-  }
+  });
 }
 
 /** Whether a Gemini settings file turns hooks off (`hooksConfig.enabled: false`), and the hook names it disables. */

@@ -30,6 +30,36 @@ export interface EventKind {
   readonly on: PostOutcomeFilter;
 }
 
+/**
+ * Walks a dialect's `hooks` object: every known tool event whose value is an
+ * array gets `visit` with its entries; an unusable `hooks` object or event
+ * value becomes a problem naming it, and unknown (non-tool) events are skipped.
+ */
+export function forEachToolEvent<K extends EventKind>(
+  hooks: unknown,
+  events: Readonly<Record<string, K>>,
+  builder: ConfigBuilder,
+  where: string,
+  listOf: string,
+  visit: (event: string, kind: K, entries: readonly unknown[], at: string) => void,
+): void {
+  if (hooks === undefined) return;
+  if (!isObject(hooks)) {
+    builder.problem(where, '"hooks" must be an object of event names');
+    return;
+  }
+  for (const [event, entries] of Object.entries(hooks)) {
+    const kind = events[event];
+    if (kind === undefined) continue;
+    const at = `${where}.${event}`;
+    if (!Array.isArray(entries)) {
+      builder.problem(at, `must be an array of ${listOf}`, kind.phase);
+      continue;
+    }
+    visit(event, kind, entries, at);
+  }
+}
+
 /** Formats a zod issue list as one line naming the field. */
 export function issueText(issues: readonly { path: readonly PropertyKey[]; message: string }[]): string {
   const issue = issues[0];
