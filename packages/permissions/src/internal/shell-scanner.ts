@@ -570,32 +570,7 @@ class Parser {
 
   /** Skips `${…}`, extracting substitutions inside it. */
   #skipParameter(): void {
-    const src = this.#src;
-    let depth = 1;
-    while (this.i < src.length) {
-      const c = src[this.i] as string;
-      if (c === '}') {
-        depth -= 1;
-        this.i += 1;
-        if (depth === 0) return;
-      } else if (c === '{') {
-        depth += 1;
-        this.i += 1;
-      } else if (c === '\\') {
-        this.i += 2;
-      } else if (c === "'") {
-        const end = src.indexOf("'", this.i + 1);
-        this.i = end === -1 ? src.length : end + 1;
-      } else if (c === '"') {
-        this.i += 1;
-        this.#scanDoubleQuoted(true);
-      } else if (c === '$' || c === '`') {
-        this.#readExpansion();
-      } else {
-        this.i += 1;
-      }
-    }
-    this.#problem('a "${" is not closed');
+    if (!this.#skipNested('{', '}')) this.#problem('a "${" is not closed');
   }
 
   /** Skips an arithmetic expression after `((` or `$((`, up to its `))`, extracting substitutions. */
@@ -636,16 +611,26 @@ class Parser {
 
   /** Skips to the `)` that closes an array assignment, extracting substitutions; returns the text inside. */
   #skipBalanced(): string {
-    const src = this.#src;
     const from = this.i;
+    if (this.#skipNested('(', ')')) return this.#src.slice(from, this.i - 1);
+    this.#problem('an array assignment is not closed');
+    return this.#src.slice(from);
+  }
+
+  /**
+   * Skips to the `close` that balances an `open` already read, past quotes and escapes, extracting
+   * the substitutions on the way; false when the text ends first.
+   */
+  #skipNested(open: string, close: string): boolean {
+    const src = this.#src;
     let depth = 1;
     while (this.i < src.length) {
       const c = src[this.i] as string;
-      if (c === ')') {
+      if (c === close) {
         depth -= 1;
         this.i += 1;
-        if (depth === 0) return src.slice(from, this.i - 1);
-      } else if (c === '(') {
+        if (depth === 0) return true;
+      } else if (c === open) {
         depth += 1;
         this.i += 1;
       } else if (c === '\\') {
@@ -662,7 +647,6 @@ class Parser {
         this.i += 1;
       }
     }
-    this.#problem('an array assignment is not closed');
-    return src.slice(from);
+    return false;
   }
 }
