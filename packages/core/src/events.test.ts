@@ -2,8 +2,9 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { codeOf } from './__fixtures__/errors.js';
 import { echoTool } from './__fixtures__/tools.js';
-import { type AnySessionEvent, createHost, DshError, defineTool, type EventSink, jsonlSink, loadSessionLog, z } from './index.js';
+import { type AnySessionEvent, createHost, defineTool, type EventSink, jsonlSink, loadSessionLog, z } from './index.js';
 import { createTestHost, logProblems } from './testing/index.js';
 
 const scratch = () => mkdtempSync(join(tmpdir(), 'dsh-events-'));
@@ -61,14 +62,6 @@ describe('session events', () => {
     });
     await t.call('echo', { text: 'x' }, 'e1');
     expect(t.host.events.list().map((e) => `${e.type}:${e.call}`)).toEqual(['tool/call:e1', 'audit/seen:e1', 'tool/result:e1']);
-    const codeOf = (fn: () => unknown) => {
-      try {
-        fn();
-      } catch (error) {
-        return DshError.isInstance(error) ? error.code : 'other';
-      }
-      return undefined;
-    };
     expect(codeOf(() => t.host.events.define('audit/seen', z.object({})))).toBe('DUPLICATE_EVENT_TYPE');
     expect(codeOf(() => t.host.events.define('tool/mine', z.object({})))).toBe('INVALID_OPTIONS');
     expect(codeOf(() => t.host.events.define('Bad Name', z.object({})))).toBe('INVALID_OPTIONS');

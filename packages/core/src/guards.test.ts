@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { codeOf } from './__fixtures__/errors.js';
 import { echoTool } from './__fixtures__/tools.js';
-import { DshError, type GuardInput } from './index.js';
+import type { GuardInput } from './index.js';
 import { createTestHost, scriptedApproval } from './testing/index.js';
 
 async function setup() {
@@ -82,14 +83,6 @@ describe('guards (stage 6)', () => {
   it('refuses a second guard with the same id and a malformed guard', async () => {
     const { t } = await setup();
     t.host.guards.register({ id: 'only', check: () => 'abstain' });
-    const codeOf = (fn: () => unknown) => {
-      try {
-        fn();
-      } catch (error) {
-        return DshError.isInstance(error) ? error.code : 'other';
-      }
-      return undefined;
-    };
     expect(codeOf(() => t.host.guards.register({ id: 'only', check: () => 'abstain' }))).toBe('DUPLICATE_GUARD');
     expect(codeOf(() => t.host.guards.register({ id: '', check: () => 'abstain' }))).toBe('INVALID_GUARD');
     expect(codeOf(() => t.host.guards.register({ id: 'x' } as never))).toBe('INVALID_GUARD');

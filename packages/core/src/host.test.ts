@@ -1,16 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { codeOf } from './__fixtures__/errors.js';
 import { echoTool } from './__fixtures__/tools.js';
-import { createHost, DshError, definePlugin, defineTool, z } from './index.js';
+import { createHost, definePlugin, defineTool, z } from './index.js';
 import { createTestHost } from './testing/index.js';
-
-function codeOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (error) {
-    return DshError.isInstance(error) ? error.code : `not a DshError: ${String(error)}`;
-  }
-  return undefined;
-}
 
 describe('createHost', () => {
   it('validates options, naming the field', () => {

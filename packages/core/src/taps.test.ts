@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DshError } from './errors.js';
+import { codeOf } from './__fixtures__/errors.js';
 import { TapList } from './taps.js';
 
 const noop = (): void => undefined;
@@ -52,14 +52,6 @@ describe('TapList', () => {
   it('refuses a duplicate name, a missing name, a non-function and bad numbers, with codes', () => {
     const list = new TapList<() => void>('tools/pre-execute');
     list.tap('a', noop);
-    const codeOf = (fn: () => unknown): string | undefined => {
-      try {
-        fn();
-      } catch (error) {
-        return DshError.isInstance(error) ? error.code : 'not a DshError';
-      }
-      return undefined;
-    };
     expect(codeOf(() => list.tap('a', noop))).toBe('DUPLICATE_TAP');
     expect(codeOf(() => list.tap('', noop))).toBe('INVALID_TAP');
     expect(codeOf(() => list.tap('x', 'nope' as unknown as () => void))).toBe('INVALID_TAP');
