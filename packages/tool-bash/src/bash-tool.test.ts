@@ -2,25 +2,13 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createTestHost, logProblems } from '@deepseek-ai/dsh-core/testing';
 import { describe, expect, it } from 'vitest';
-import { errorOf, okOutput, trackProcesses, workspace } from './fixtures/support.js';
+import { bashHosts, errorOf, okOutput, trackProcesses, workspace } from './fixtures/support.js';
 import { toolBash } from './plugin.js';
 
 const ws = workspace();
 const { env, mark, marked } = trackProcesses();
 
-async function host(options: Parameters<typeof toolBash>[0] = {}) {
-  return createTestHost({
-    plugins: [
-      toolBash({
-        cwd: ws,
-        killGraceMs: 200,
-        ...options,
-        env: { ...options.env, set: { ...env, ...options.env?.set } },
-        sandbox: { provider: 'none', ...options.sandbox },
-      }),
-    ],
-  });
-}
+const host = bashHosts({ cwd: ws, killGraceMs: 200, sandbox: { provider: 'none' } }, env);
 
 describe('the bash tool', () => {
   it('returns stdout, stderr, a combined view and the exit code', async () => {

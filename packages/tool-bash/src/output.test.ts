@@ -1,31 +1,16 @@
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createTestHost } from '@deepseek-ai/dsh-core/testing';
 import { describe, expect, it } from 'vitest';
-import { errorOf, okOutput, trackProcesses, workspace } from './fixtures/support.js';
+import { bashHosts, errorOf, okOutput, trackProcesses, workspace } from './fixtures/support.js';
 import { OutputCapture } from './internal/output-capture.js';
 import { TextWindow } from './internal/text-window.js';
-import { toolBash } from './plugin.js';
 import type { OutputProgress } from './result.js';
 
 const ws = workspace();
 const outputDir = join(ws, '.bash-output');
 const { env, mark, marked } = trackProcesses();
 
-async function host(options: Parameters<typeof toolBash>[0] = {}) {
-  return createTestHost({
-    plugins: [
-      toolBash({
-        cwd: ws,
-        outputDir,
-        killGraceMs: 200,
-        ...options,
-        env: { ...options.env, set: { ...env, ...options.env?.set } },
-        sandbox: { provider: 'none', ...options.sandbox },
-      }),
-    ],
-  });
-}
+const host = bashHosts({ cwd: ws, outputDir, killGraceMs: 200, sandbox: { provider: 'none' } }, env);
 
 const seq = (n: number): string => Array.from({ length: n }, (_, i) => `${i + 1}\n`).join('');
 

@@ -1,27 +1,12 @@
 import { spawn } from 'node:child_process';
-import { createTestHost } from '@deepseek-ai/dsh-core/testing';
 import { describe, expect, it } from 'vitest';
-import { errorOf, okOutput, trackProcesses, workspace } from './fixtures/support.js';
-import { toolBash } from './plugin.js';
+import { bashHosts, errorOf, okOutput, trackProcesses, workspace } from './fixtures/support.js';
 import { killProcessesMatching, processesMatching, waitForNoProcesses } from './processes.js';
 
 const ws = workspace();
 const { env, mark, marked } = trackProcesses();
 
-async function host(options: Parameters<typeof toolBash>[0] = {}, hostOptions: { dispatchTimeoutMs?: number } = {}) {
-  return createTestHost({
-    ...hostOptions,
-    plugins: [
-      toolBash({
-        cwd: ws,
-        killGraceMs: 300,
-        ...options,
-        env: { ...options.env, set: { ...env, ...options.env?.set } },
-        sandbox: { provider: 'none', ...options.sandbox },
-      }),
-    ],
-  });
-}
+const host = bashHosts({ cwd: ws, killGraceMs: 300, sandbox: { provider: 'none' } }, env);
 
 /** Waits until the last background process has left the shell's session (its session id is its own pid). */
 const untilEscaped = 'p=$!; until [ "$(cut -d\' \' -f6 /proc/$p/stat)" = "$p" ]; do sleep 0.01; done';

@@ -2,10 +2,8 @@ import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } 
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { createTestHost } from '@deepseek-ai/dsh-core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bwrapStatus, errorOf, okOutput, trackProcesses, workspace } from './fixtures/support.js';
-import { toolBash } from './plugin.js';
+import { bashHosts, bwrapStatus, errorOf, okOutput, trackProcesses, workspace } from './fixtures/support.js';
 import { bwrapArgs } from './sandbox/bwrap.js';
 
 const status = await bwrapStatus();
@@ -14,19 +12,7 @@ const ws = workspace();
 const outside = workspace('dsh-bash-outside-', '/var/tmp');
 const { env, mark, marked } = trackProcesses();
 
-async function host(options: Parameters<typeof toolBash>[0] = {}) {
-  return createTestHost({
-    plugins: [
-      toolBash({
-        cwd: ws,
-        killGraceMs: 300,
-        ...options,
-        env: { ...options.env, set: { ...env, ...options.env?.set } },
-        sandbox: { provider: 'bwrap', ...options.sandbox },
-      }),
-    ],
-  });
-}
+const host = bashHosts({ cwd: ws, killGraceMs: 300, sandbox: { provider: 'bwrap' } }, env);
 
 describe('bwrap arguments', () => {
   it('drop every capability, unshare user and nested user namespaces, and mount in a working order', () => {
