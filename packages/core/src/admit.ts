@@ -10,7 +10,6 @@ import { deniedOutcome, errorOutcome } from './outcome.js';
 import type { Runtime } from './runtime.js';
 import type { Tap } from './taps.js';
 import type { AnyToolDefinition } from './tool.js';
-import { genericCallCard } from './ui.js';
 
 /**
  * Stage 1: the `tool/call` event. Resolves false when the sink could not
@@ -50,39 +49,6 @@ export function parseSent(run: CallRun): void {
     return;
   }
   run.parsed = deepFreeze(value as Args);
-}
-
-/** Stage 2: the pending card. A throwing presenter or UI never fails the call. */
-export function showPending(rt: Runtime, run: CallRun): void | Promise<void> {
-  const ui = rt.ui?.pending;
-  if (ui === undefined) return;
-  const { identity } = run;
-  let card = genericCallCard(identity.name, run.parsed);
-  const present = run.tool?.present?.presentCall;
-  if (present !== undefined) {
-    try {
-      card = present.call(run.tool?.present, run.parsed);
-    } catch (error) {
-      rt.diagnostics.record('PRESENTER_FAILED', `presenter:${identity.name}`, messageOf(error), identity.id);
-    }
-  }
-  return callUi(rt, identity.id, 'pending', () => ui.call(rt.ui, identity, card));
-}
-
-/** Runs a UI adapter method with the host's UI deadline, recording failures. */
-export function callUi(rt: Runtime, call: string, what: string, fn: () => unknown): void | Promise<void> {
-  const fail = (error: unknown): void => rt.diagnostics.record('UI_FAILED', `ui:${what}`, messageOf(error), call);
-  let result: unknown;
-  try {
-    result = fn();
-  } catch (error) {
-    fail(error);
-    return;
-  }
-  if (!isPromiseLike(result)) return;
-  return withDeadline(result, rt.limits.uiTimeoutMs).then((settled) => {
-    if (settled.timedOut) fail(new Error(`did not settle within ${rt.limits.uiTimeoutMs} ms`));
-  }, fail);
 }
 
 /** Stage 3: the tool must exist and the arguments must pass its schema. */

@@ -1,4 +1,3 @@
-import { callUi } from './admit.js';
 import type { CallRun } from './call-run.js';
 import { ErrorCode, messageOf } from './errors.js';
 import { finalise } from './finalise.js';
@@ -8,8 +7,8 @@ import { runSeries, type SeriesSteps } from './internal/series.js';
 import type { JsonValue } from './json.js';
 import { errorOutcome, type Outcome } from './outcome.js';
 import type { Runtime } from './runtime.js';
+import { showCompleted } from './show-cards.js';
 import type { Tap } from './taps.js';
-import { genericResultCard } from './ui.js';
 
 /** True when the body ran and produced this outcome: only such outcomes may be blocked or replaced. */
 function fromBody(outcome: Outcome): boolean {
@@ -158,17 +157,5 @@ export function commit(rt: Runtime, run: CallRun, outcome: Outcome): void | Prom
       ? { name: identity.name, outcome }
       : { name: identity.name, outcome, args: run.args as JsonValue, originalArgs: run.originalArgs as JsonValue };
   rt.log.append('tool/result', data, { call: identity.id, token: identity.token });
-  const ui = rt.ui?.completed;
-  if (ui === undefined) return;
-  let card = genericResultCard(identity.name, outcome);
-  // A tool's presenter is promised valid arguments; a call that never had them gets the generic card.
-  const present = run.validated ? run.tool?.present?.presentResult : undefined;
-  if (present !== undefined) {
-    try {
-      card = present.call(run.tool?.present, run.args, outcome);
-    } catch (error) {
-      rt.diagnostics.record('PRESENTER_FAILED', `presenter:${identity.name}`, messageOf(error), identity.id);
-    }
-  }
-  return callUi(rt, identity.id, 'completed', () => ui.call(rt.ui, identity, card, outcome));
+  return showCompleted(rt, run, outcome);
 }

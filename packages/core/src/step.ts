@@ -1,4 +1,4 @@
-import { announce, approve, checkGuards, parseSent, preExecute, showPending, validate } from './admit.js';
+import { announce, approve, checkGuards, parseSent, preExecute, validate } from './admit.js';
 import { type CallRun, newCallRun } from './call-run.js';
 import { commit, finaliseAndObserve, postExecute } from './complete.js';
 import { dispatch } from './dispatch.js';
@@ -9,6 +9,7 @@ import { andThen, isPromiseLike, type MaybePromise } from './internal/deadline.j
 import { Pool } from './internal/pool.js';
 import { type CallIdentity, errorOutcome, type Outcome, type OutcomeError } from './outcome.js';
 import type { ParentCall, Runtime } from './runtime.js';
+import { showPending } from './show-cards.js';
 import type { AnyToolDefinition, SubCall } from './tool.js';
 
 /** One tool call as the model sent it. `args` is an object or the model's JSON text. */
