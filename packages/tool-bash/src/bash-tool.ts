@@ -1,5 +1,4 @@
-import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import {
   type Card,
   DshError,
@@ -15,6 +14,8 @@ import {
 import { commandEnvironment } from './environment.js';
 import { BashErrorCode } from './errors.js';
 import { bashExternalNames } from './external.js';
+import type { CallMarkers } from './internal/call-markers.js';
+import { mayChangeDirectory } from './internal/directory-change.js';
 import { OutputCapture } from './internal/output-capture.js';
 import type { OutputDirectory } from './internal/output-dir.js';
 import { ProgressFeed } from './internal/progress-feed.js';
@@ -53,6 +54,8 @@ export interface BashToolEnvironment {
   readonly readOnlyPaths: readonly string[];
   /** The allow-listed host variables, read when the plugin registered. */
   readonly hostEnvironment: Readonly<Record<string, string>>;
+  /** Tags every process of a call, for the escapee sweep. */
+  readonly markers: CallMarkers;
 }
 
 /** Builds the `bash` tool definition. */
@@ -122,22 +125,25 @@ async function execute(env: BashToolEnvironment, args: BashArgs, ctx: ToolContex
     network: options.sandbox.network,
     cwd,
   };
-  const marker = randomBytes(12).toString('hex');
+  const marker = env.markers.next();
   const feed = new ProgressFeed((update) => ctx.progress(update), options.progressIntervalMs, options.progressMaxChars);
   const capture = new OutputCapture({
     maxChars: options.maxOutputChars,
     maxBytes: options.maxOutputBytes,
-    fullOutputPath: () =>
-      join(env.outputDir.ensure(), `${ctx.call.id.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 80)}-${marker.slice(0, 8)}.log`),
+    fullOutputPath: () => join(env.outputDir.ensure(), `${ctx.call.id.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 80)}-${marker}.log`),
     onText: (stream, text) => feed.push(stream, text),
   });
 
+  const processEnv = commandEnvironment(env.hostEnvironment, options.env.set, provider.environment?.(policy) ?? {}, marker);
+  // Other shells keep the trap: the rule that skips it is bash's.
+  const reportDirectory = basename(options.shell) !== 'bash' || mayChangeDirectory(args.command, processEnv);
   let run: RunOutcome;
   try {
     run = await runProcess({
-      command: provider.wrap({ file: options.shell, args: ['-c', shellScript(args.command)] }, policy),
+      command: provider.wrap({ file: options.shell, args: ['-c', shellScript(args.command, reportDirectory)] }, policy),
       cwd,
-      env: commandEnvironment(env.hostEnvironment, options.env.set, provider.environment?.(policy) ?? {}, marker),
+      env: processEnv,
+      reportChannel: reportDirectory,
       marker: `DSH_BASH_CALL=${marker}`,
       containsProcessTree: provider.containsProcessTree,
       timeoutMs,

@@ -3,6 +3,7 @@ import { DshError, definePlugin, ErrorCode, type Host, type Plugin, z } from '@d
 import { bashTool } from './bash-tool.js';
 import { allowedHostEnvironment } from './environment.js';
 import { BashErrorCode } from './errors.js';
+import { CallMarkers } from './internal/call-markers.js';
 import { OutputDirectory } from './internal/output-dir.js';
 import { envAllowList, parseToolBashOptions, type ResolvedToolBashOptions, type ToolBashOptions } from './options.js';
 import { bwrapSandbox } from './sandbox/bwrap.js';
@@ -72,7 +73,15 @@ async function register(host: Host, pluginName: string, options: ResolvedToolBas
   }
   const hostEnvironment = allowedHostEnvironment(process.env, envAllowList(options));
   host.tools.register(
-    bashTool({ options, directory: new WorkingDirectory(start, roots), selector, outputDir, readOnlyPaths, hostEnvironment }),
+    bashTool({
+      options,
+      directory: new WorkingDirectory(start, roots),
+      selector,
+      outputDir,
+      readOnlyPaths,
+      hostEnvironment,
+      markers: new CallMarkers(),
+    }),
   );
   host.hooks.preExecute.tap(`${pluginName}/sandbox`, selector.tap);
   host.guards.register({ id: `${pluginName}/sandbox`, check: selector.check });

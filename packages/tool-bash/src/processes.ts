@@ -75,17 +75,31 @@ export function killProcessesMatching(marker: string, signal: NodeJS.Signals = '
 
 /** The live (non-zombie) members of process group `pgid`; empty at once when the group is gone. */
 export function liveGroupMembers(pgid: number): number[] {
-  try {
-    process.kill(-pgid, 0);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ESRCH') return [];
-  }
+  if (!groupMayExist(pgid)) return [];
   if (!hasProc()) return [pgid];
   const members: number[] = [];
   for (const pid of pids()) {
     if (processInfo(pid, undefined)?.pgid === pgid) members.push(pid);
   }
   return members;
+}
+
+/**
+ * False when no process is left in group `pgid` (signal 0 answers ESRCH).
+ * Checked after every command, so the error it throws is built without a
+ * stack trace, which would cost more than the system call.
+ */
+function groupMayExist(pgid: number): boolean {
+  const stackTraceLimit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== 'ESRCH';
+  } finally {
+    Error.stackTraceLimit = stackTraceLimit;
+  }
 }
 
 /** Sends a signal to one pid (or a group, negative); false when it is gone. */
@@ -100,6 +114,13 @@ export function sendSignal(pid: number, signal: NodeJS.Signals): boolean {
 
 /** Whether `/proc` can be read here (Linux). */
 export function hasProc(): boolean {
+  procReadable ??= probeProc();
+  return procReadable;
+}
+
+let procReadable: boolean | undefined;
+
+function probeProc(): boolean {
   try {
     readFileSync('/proc/self/stat');
     return true;

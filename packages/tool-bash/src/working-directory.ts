@@ -16,6 +16,14 @@ export function existingDirectory(path: string): string | undefined {
   }
 }
 
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 /**
  * The session's working directory: where each command starts, carried from
  * one call to the next. Only the directory persists; variables, functions,
@@ -42,7 +50,8 @@ export class WorkingDirectory {
    * too, answers `undefined`.
    */
   beforeCall(notices: string[]): string | undefined {
-    if (existingDirectory(this.#current) !== undefined) return this.#current;
+    // The current directory was resolved when it was taken: one stat tells whether it is still there.
+    if (isDirectory(this.#current)) return this.#current;
     if (this.#current !== this.start) {
       notices.push(`the working directory ${this.#current} no longer exists; the command ran in ${this.start}`);
       this.#current = this.start;

@@ -15,6 +15,8 @@ export interface RunRequest {
   readonly command: SandboxCommand;
   readonly cwd: string;
   readonly env: Readonly<Record<string, string>>;
+  /** Whether to open fd 3 for the shell's report (its final working directory). */
+  readonly reportChannel: boolean;
   /** `NAME=value` present in the environment of every process of this call. */
   readonly marker: string;
   readonly containsProcessTree: boolean;
@@ -58,7 +60,7 @@ const reportLimit = 64 * 1024;
 
 /**
  * Spawns the command in its own process group (session), stdin from
- * `/dev/null`, stdout/stderr into the capture and fd 3 as a side channel, and
+ * `/dev/null`, stdout/stderr into the capture and (when asked) fd 3 as a side channel, and
  * settles once the leader has exited and nothing of its tree is left: on
  * timeout, abort or output flood the tree is terminated (SIGTERM, grace,
  * SIGKILL); after a normal exit, leftovers (background jobs, escapees with the
@@ -73,7 +75,7 @@ export function runProcess(request: RunRequest): Promise<RunOutcome> {
       cwd: request.cwd,
       env: request.env,
       detached: true,
-      stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+      stdio: request.reportChannel ? ['ignore', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe'],
       windowsHide: true,
     });
   } catch (error) {
@@ -82,7 +84,8 @@ export function runProcess(request: RunRequest): Promise<RunOutcome> {
   return new Promise<RunOutcome>((resolve, reject) => {
     const stdout = child.stdout as Readable;
     const stderr = child.stderr as Readable;
-    const side = child.stdio[3] as Readable;
+    const side = child.stdio[3] as Readable | undefined;
+    const streams = side === undefined ? [stdout, stderr] : [stdout, stderr, side];
     let report = '';
     let stop: StopCause | undefined;
     let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
@@ -121,11 +124,11 @@ export function runProcess(request: RunRequest): Promise<RunOutcome> {
     };
     stdout.on('data', onData('stdout', stdout));
     stderr.on('data', onData('stderr', stderr));
-    side.setEncoding('utf8');
-    side.on('data', (text: string) => {
+    side?.setEncoding('utf8');
+    side?.on('data', (text: string) => {
       if (report.length < reportLimit) report += text;
     });
-    for (const stream of [stdout, stderr, side]) stream.on('error', () => undefined);
+    for (const stream of streams) stream.on('error', () => undefined);
 
     const timer = setTimeout(() => stopTree({ kind: 'timeout', timeoutMs: request.timeoutMs }), request.timeoutMs);
     const onAbort = (): void => stopTree({ kind: 'abort', reason: request.signal.reason });
@@ -141,7 +144,7 @@ export function runProcess(request: RunRequest): Promise<RunOutcome> {
       if (exit !== undefined || finished) return;
       finished = true;
       cleanup();
-      for (const stream of [stdout, stderr, side]) stream.destroy();
+      for (const stream of streams) stream.destroy();
       reject(new SpawnError(error));
     });
 
@@ -158,11 +161,11 @@ export function runProcess(request: RunRequest): Promise<RunOutcome> {
       if (termination === undefined && tree.pid > 0) {
         // Every descendant inherits the pipes (fd 3 too); when they all close with the shell, nothing
         // escaped that kept them, and the costly scan for the marker can be skipped.
-        const closed = await allClosed([stdout, stderr, side], quickCloseMs);
+        const closed = await allClosed(streams, quickCloseMs);
         if (leftovers(tree, request.sweep && !closed)) termination = await terminateTree(tree, request.killGraceMs);
       }
-      await allClosed([stdout, stderr, side], pipeCloseMs);
-      for (const stream of [stdout, stderr, side]) stream.destroy();
+      await allClosed(streams, pipeCloseMs);
+      for (const stream of streams) stream.destroy();
       resolve({
         exitCode: exit?.code ?? null,
         signal: exit?.signal ?? null,
