@@ -1,11 +1,13 @@
+import { abortedOutcome } from './aborted-outcome.js';
 import type { CallRun } from './call-run.js';
 import { Cancellation } from './cancellation.js';
-import { DshError, ErrorCode, messageOf, ToolDenied } from './errors.js';
+import { DshError, ErrorCode, ToolDenied } from './errors.js';
 import { errorFromThrown } from './finalise.js';
 import type { ExecuteContext } from './hooks.js';
+import { raceAbort } from './internal/abort-race.js';
 import { isPromiseLike, type MaybePromise } from './internal/deadline.js';
 import type { JsonValue } from './json.js';
-import { type DispatchOutcome, deniedOutcome, errorOutcome, type OutcomeError } from './outcome.js';
+import { type DispatchOutcome, deniedOutcome, errorOutcome } from './outcome.js';
 import type { Runtime } from './runtime.js';
 import type { AnyToolDefinition } from './tool.js';
 import { ToolContextImpl } from './tool-context.js';
@@ -32,7 +34,9 @@ export function dispatch(rt: Runtime, run: CallRun, tool: AnyToolDefinition): Ma
     try {
       returned = tap.fn(ctx, (patch) => {
         const next = patch?.cancellation ?? (patch?.signal === undefined ? cancellation : Cancellation.fromSignal(patch.signal));
-        inner = Promise.resolve(step(index + 1, next));
+        const rest = step(index + 1, next);
+        // A tap's own cancellation gets one race around everything under the tap: its deadline and grace apply there.
+        inner = next === cancellation || !isPromiseLike(rest) ? Promise.resolve(rest) : raceAbort(rt, run, rest, next);
         return inner;
       });
     } catch (error) {
@@ -51,7 +55,7 @@ export function dispatch(rt: Runtime, run: CallRun, tool: AnyToolDefinition): Ma
   if (!isPromiseLike(result)) return result;
   const backstop = rt.limits.dispatchTimeoutMs;
   if (!run.abortable && backstop === undefined) return result;
-  const settled = settleOnAbort(rt, run, result, run.cancellation);
+  const settled = raceAbort(rt, run, result, run.cancellation);
   if (backstop === undefined) return settled;
   const timer = setTimeout(() => {
     run.cancellation.abort(
@@ -114,12 +118,11 @@ function runBody(rt: Runtime, run: CallRun, tool: AnyToolDefinition, cancellatio
     return thrownOutcome(error, cancellation);
   }
   if (!isPromiseLike(value)) return outputOutcome(tool, value);
-  const body = Promise.resolve(value).then(
+  // The races around the chain (the call's own, and one per tap cancellation) settle a body that hangs.
+  return Promise.resolve(value).then(
     (output) => outputOutcome(tool, output),
     (error: unknown) => thrownOutcome(error, cancellation),
   );
-  // The outer race covers the call's own cancellation; a tap's own needs one here.
-  return cancellation === run.cancellation ? body : settleOnAbort(rt, run, body, cancellation);
 }
 
 function outputOutcome(tool: AnyToolDefinition, value: unknown): DispatchOutcome {
@@ -145,45 +148,4 @@ function thrownOutcome(error: unknown, source: Cancellation): DispatchOutcome {
   if (source.aborted && !DshError.isInstance(error)) return abortedOutcome(source.reason);
   const info = errorFromThrown(error);
   return errorOutcome('execute', info.code, info.message, { data: info.data });
-}
-
-/** The outcome of a call stopped by an abort: the reason's code when it has one (a timeout's), else `ABORTED`. */
-export function abortedOutcome(reason: unknown): DispatchOutcome {
-  const info: OutcomeError = DshError.isInstance(reason)
-    ? errorFromThrown(reason)
-    : { code: ErrorCode.ABORTED, message: `the call was aborted${reason === undefined ? '' : `: ${messageOf(reason)}`}` };
-  return errorOutcome('execute', info.code, info.message, { data: info.data });
-}
-
-/**
- * Races `work` against an abort: once aborted, waits the grace period and
- * then settles with the abort outcome. A late settlement is recorded.
- */
-function settleOnAbort(rt: Runtime, run: CallRun, work: Promise<DispatchOutcome>, source: Cancellation): Promise<DispatchOutcome> {
-  return new Promise<DispatchOutcome>((resolve) => {
-    let done = false;
-    let grace: ReturnType<typeof setTimeout> | undefined;
-    const stopListening = source.onAbort(() => {
-      grace = setTimeout(() => {
-        if (done) return;
-        done = true;
-        resolve(abortedOutcome(source.reason));
-        void work.then((late) => {
-          rt.diagnostics.record(
-            'LATE_SETTLEMENT',
-            `tool:${run.identity.name}`,
-            `settled ${late.status} after the ${rt.limits.abortGraceMs} ms grace period; the result was discarded`,
-            run.identity.id,
-          );
-        });
-      }, rt.limits.abortGraceMs);
-    });
-    void work.then((outcome) => {
-      if (done) return;
-      done = true;
-      if (grace !== undefined) clearTimeout(grace);
-      stopListening();
-      resolve(outcome);
-    });
-  });
 }

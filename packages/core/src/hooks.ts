@@ -58,7 +58,8 @@ export interface ExecuteContext extends CallInfo {
 /**
  * Runs the rest of the chain and the body. Pass a `cancellation` (or a plain
  * `signal`) to give the inner taps and the body one of your own (a
- * timeout's, say); it should follow the outer one.
+ * timeout's, say); it should follow the outer one (`parent`). Core races
+ * what runs under it against it: its deadline and grace period apply there.
  */
 export type ExecuteNext = (patch?: { readonly cancellation?: Cancellation; readonly signal?: AbortSignal }) => Promise<DispatchOutcome>;
 

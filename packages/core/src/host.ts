@@ -8,6 +8,7 @@ import { type GateHandler, GateRegistry, type GateType } from './gates.js';
 import { type Guard, type GuardHandle, GuardRegistry } from './guards.js';
 import { createHooks, type Hooks } from './hooks.js';
 import { withDeadline } from './internal/deadline.js';
+import { DeadlineTimer } from './internal/deadline-timer.js';
 import { type HostOptions, parseHostOptions } from './options.js';
 import type { CallIdentity, Outcome } from './outcome.js';
 import type { Plugin } from './plugin.js';
@@ -119,6 +120,7 @@ export function createHost(options: HostOptions = {}): Host {
       dispatchTimeoutMs: o.dispatchTimeoutMs,
       maxParallel: o.maxParallel ?? 10,
     },
+    deadlines: new DeadlineTimer(),
     nextToken: () => {
       tokens += 1;
       return `${tokenPrefix}-${tokens}`;

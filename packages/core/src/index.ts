@@ -6,7 +6,7 @@
  */
 export { z } from 'zod';
 export type { ApprovalAnswer, ApprovalProvider, ApprovalReply, ApprovalRequest } from './approval.js';
-export { Cancellation } from './cancellation.js';
+export { type AbortFollower, Cancellation, type CancellationOptions } from './cancellation.js';
 export { type Catalog, catalogMarkdown, catalogOf } from './catalog.js';
 export type { Diagnostic, Diagnostics } from './diagnostics.js';
 export { DshError, ErrorCode, messageOf, ToolDenied, ToolError } from './errors.js';

@@ -4,6 +4,7 @@ import type { EventLog } from './events.js';
 import type { GateRegistry } from './gates.js';
 import type { GuardRegistry } from './guards.js';
 import type { Decision, Hooks } from './hooks.js';
+import type { DeadlineTimer } from './internal/deadline-timer.js';
 import type { Outcome } from './outcome.js';
 import type { ToolRegistry } from './registry.js';
 import type { SubCall } from './tool.js';
@@ -32,6 +33,8 @@ export interface Runtime {
   readonly ui: UiAdapter | undefined;
   readonly defaultDecision: Decision;
   readonly limits: Limits;
+  /** The one timer behind every cancellation deadline of this host. */
+  readonly deadlines: DeadlineTimer;
   nextToken(): string;
   /** Runs one call through the whole pipeline (`host.tools.execute`). */
   execute(call: SubCall, parent?: ParentCall): Promise<Outcome>;

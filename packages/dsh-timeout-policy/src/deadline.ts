@@ -19,6 +19,8 @@ export interface Deadline {
 export class DeadlineResolver {
   readonly #options: ResolvedTimeoutPolicyOptions;
   readonly #tools: ToolNameMatcher<number | 'none'>;
+  /** Each tool's deadline when the call asks for none: options and definitions never change, so once per tool. */
+  readonly #byTool = new WeakMap<AnyToolDefinition, Deadline | 'none'>();
 
   constructor(options: ResolvedTimeoutPolicyOptions) {
     this.#options = options;
@@ -27,11 +29,20 @@ export class DeadlineResolver {
 
   /** The call's deadline, or `undefined` when the integrator exempted the tool. */
   resolve(tool: AnyToolDefinition, args: Args): Deadline | undefined {
+    let fixed = this.#byTool.get(tool);
+    if (fixed === undefined) {
+      fixed = this.#toolDeadline(tool);
+      this.#byTool.set(tool, fixed);
+    }
+    if (fixed === 'none') return undefined;
+    const asked = this.#argumentMs(args);
+    return asked === undefined ? fixed : { ms: Math.min(asked, this.#options.maxMs), source: 'argument' };
+  }
+
+  #toolDeadline(tool: AnyToolDefinition): Deadline | 'none' {
     const { maxMs, defaultMs } = this.#options;
     const configured = this.#tools.lookup(tool.name);
-    if (configured === 'none') return undefined;
-    const asked = this.#argumentMs(args);
-    if (asked !== undefined) return { ms: Math.min(asked, maxMs), source: 'argument' };
+    if (configured === 'none') return 'none';
     if (configured !== undefined) return { ms: configured, source: 'policy' };
     if (tool.timeoutMs !== undefined) return { ms: Math.max(1, Math.min(Math.ceil(tool.timeoutMs), maxMs)), source: 'tool' };
     return { ms: defaultMs, source: 'default' };

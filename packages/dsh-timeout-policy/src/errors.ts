@@ -12,7 +12,7 @@ export const TimeoutPolicyCode = {
   INVALID_OPTIONS: 'INVALID_OPTIONS',
   /** Diagnostic: the grace period ended and the body had still not settled; it was abandoned. */
   BODY_ABANDONED: 'TIMEOUT_BODY_ABANDONED',
-  /** Diagnostic: an abandoned body settled after all; its result was discarded. */
+  /** Diagnostic (recorded by core's race, source `tool:<name>`): an abandoned body settled after all; its result was discarded. */
   LATE_SETTLEMENT: 'LATE_SETTLEMENT',
 } as const;
 

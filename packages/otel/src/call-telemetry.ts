@@ -112,6 +112,8 @@ export class CallTelemetry {
   }
 
   #end(token: string, call: string, outcome: Outcome): void {
+    // Nothing open (no SDK): skip building the key.
+    if (this.#open.size === 0) return;
     const key = keyOf(token, call);
     const open = this.#open.get(key);
     if (open === undefined) return;

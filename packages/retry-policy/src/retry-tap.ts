@@ -1,4 +1,5 @@
 import {
+  type AnyToolDefinition,
   type DispatchOutcome,
   DshError,
   type ErrorOutcome,
@@ -33,10 +34,18 @@ export function retryTap(config: RetryTapConfig): ExecuteTap {
   const declared = toolNameMatcher(options.idempotentTools.map((p) => [p, true] as const));
   const excluded = toolNameMatcher(options.excludeTools.map((p) => [p, true] as const));
   const retryOn = new Set(options.retryOn);
+  // Options and tool definitions never change: whether a tool is eligible is worked out once per tool.
+  const eligibility = new WeakMap<AnyToolDefinition, boolean>();
+  const eligible = (tool: AnyToolDefinition): boolean => {
+    let known = eligibility.get(tool);
+    if (known === undefined) {
+      known = (tool.idempotent === true || declared.lookup(tool.name) === true) && excluded.lookup(tool.name) !== true;
+      eligibility.set(tool, known);
+    }
+    return known;
+  };
   return (ctx, next) => {
-    const name = ctx.tool.name;
-    const eligible = (ctx.tool.idempotent === true || declared.lookup(name) === true) && excluded.lookup(name) !== true;
-    if (!eligible || options.maxAttempts === 1) return next();
+    if (options.maxAttempts === 1 || !eligible(ctx.tool)) return next();
     // The first attempt costs one `then`; the retry loop starts only after a retryable error.
     const started = performance.now();
     return next().then((outcome) =>
