@@ -53,6 +53,23 @@ describe('run_code: the end of a run', () => {
     expect(resultOf(wellFormed(t), 'wall:code:0')?.outcome?.status).toBe('error');
   });
 
+  it('reports the calls a program made before its CPU budget ran out as cancelled, without running them', async () => {
+    const t = await codeHost({ cpuTimeoutMs: 150 });
+    const code = 'tools.slow({ ms: 600000, label: "a" });\ntools.slow({ ms: 600000, label: "b" });\nfor (;;) {}';
+    const error = errorOf(await t.call('run_code', { code }, 'cpu'));
+    expect(error.code).toBe('PROGRAM_TIMEOUT');
+    expect(error.data.calls).toEqual([
+      { id: 'cpu:code:0', name: 'slow', status: 'cancelled', code: 'CALL_CANCELLED' },
+      { id: 'cpu:code:1', name: 'slow', status: 'cancelled', code: 'CALL_CANCELLED' },
+    ]);
+    const events = wellFormed(t);
+    expect(events.filter((e) => e.type === 'code-mode/call-cancelled').map((e) => e.data)).toEqual([
+      { subCall: 'cpu:code:0', name: 'slow', index: 0, reason: 'run-stopped' },
+      { subCall: 'cpu:code:1', name: 'slow', index: 1, reason: 'run-stopped' },
+    ]);
+    expect(t.probe.started).toEqual([]);
+  });
+
   it('stops a computing program at its CPU budget', async () => {
     const t = await codeHost({ cpuTimeoutMs: 150 });
     const error = errorOf(await t.call('run_code', { code: 'console.log("spinning"); for (;;) {}' }));

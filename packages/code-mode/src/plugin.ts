@@ -89,7 +89,7 @@ function runCodeTool(host: Host, o: ResolvedCodeModeOptions, tools: readonly Cal
           dispatched: (data) => ctx.emit('tool/code-dispatch', data),
           cancelled: (data) => ctx.emit(CALL_CANCELLED_EVENT, data),
         };
-        const report = await new ProgramRun(o, sandboxes, callable, id, port, ctx.signal).run(code, ctx.signal);
+        const report = await new ProgramRun(o, sandboxes, callable, id, port).run(code, ctx.signal);
         if (report.ok) return report.output;
         // Cancelled from outside: core reports the signal's own reason (a timeout policy's code, say).
         if (report.aborted && ctx.signal.aborted) throw new Error(report.message);

@@ -96,6 +96,10 @@ describe('run_code threats: loops, memory and stack', () => {
     ['a loop in a getter while arguments are encoded', 'await tools.echo({ value: { get x() { for (;;) {} } } });'],
     ['a loop in a getter while a value is logged', 'console.log({ get x() { for (;;) {} } });'],
     ['an endless chain of microtasks', 'const spin = () => Promise.resolve().then(spin);\nspin();\nawait new Promise(() => {});'],
+    [
+      'a loop in a then getter hit while a tool answer is delivered',
+      'Object.defineProperty(Object.prototype, "then", { get() { for (;;) {} } });\nawait tools.add({ a: 1, b: 1 });',
+    ],
   ];
   for (const [name, code] of loops) {
     it(`stops ${name} at the CPU budget`, async () => {

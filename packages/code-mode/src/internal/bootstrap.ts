@@ -8,34 +8,51 @@ export interface BootstrapConfig {
 }
 
 /** Names of the host functions, present on the guest's global object only until the bootstrap has run. */
-export const HOST_CALL = '__dsh_call';
 export const HOST_LOG = '__dsh_log';
 export const HOST_DONE = '__dsh_done';
 
+/** Separates the name and the arguments of a call, and one call from the next, in the outbox text. */
+export const OUTBOX_SEPARATOR = '\n';
+
 /**
  * The guest-side half of the bridge, evaluated in each fresh context before
- * the program. It captures the three host functions in a closure and deletes
+ * the program. It captures the two host functions in a closure and deletes
  * them from the global object, so the program can reach them only through
- * `tools.*` and `console.*`. Intrinsics it relies on are captured first, so a
- * program that rewrites `JSON.stringify` or `Promise.prototype.then` changes
- * only its own view. Everything that crosses to the host is a string: JSON
- * text (so NUL and lone surrogates are escaped), capped here and checked again
- * on the host. The completion value is `[accept, run, describe, settle]` for
- * the host to hold: `accept` takes the compiled program, `describe` turns a
- * thrown value into JSON text (inside the guest, so its getters run under the
- * interrupt), and `settle(index, ok, text)` answers a tool call.
+ * `console.*` and its own end. Intrinsics it relies on are captured first, so
+ * a program that rewrites `JSON.stringify` or `Promise.prototype.then`
+ * changes only its own view. Everything that crosses to the host is a string:
+ * JSON text (so NUL and lone surrogates are escaped), capped here and checked
+ * again on the host.
+ *
+ * A tool call does not cross at once: `tools.x(args)` appends
+ * `name + "\n" + argsJson` to an outbox (JSON text never holds a raw newline,
+ * and tool names are letters, digits, `_` and `-`) and returns a promise. The
+ * host takes the outbox with `collect()` after each entry into the guest,
+ * numbering the calls in the order they were made, as the guest does, and
+ * answers each with `deliver(index, ok, text)`, which settles its promise
+ * directly (`text` is the output's JSON, or a `ToolCallError`'s). Crossing
+ * once per entry instead of once per call is what keeps a sub-call cheap: a
+ * host function call through quickjs-emscripten costs more than the rest of
+ * the round trip. The end of the program hands over the outbox too, so the
+ * host can tell calls made before the end from calls made after it.
+ *
+ * The completion value is `[accept, run, describe, deliver, collect]` for the
+ * host to hold: `accept` takes the compiled program, `describe` turns a thrown
+ * value into JSON text (inside the guest, so its getters run under the
+ * interrupt).
  */
 export function bootstrapSource(config: BootstrapConfig): string {
   return `(function (config) {
   'use strict';
   const g = globalThis;
-  const hostCall = g.${HOST_CALL}, hostLog = g.${HOST_LOG}, hostDone = g.${HOST_DONE};
-  delete g.${HOST_CALL}; delete g.${HOST_LOG}; delete g.${HOST_DONE};
+  const hostLog = g.${HOST_LOG}, hostDone = g.${HOST_DONE};
+  delete g.${HOST_LOG}; delete g.${HOST_DONE};
   const apply = Reflect.apply, defineProperty = Object.defineProperty, freeze = Object.freeze, create = Object.create;
   const stringify = JSON.stringify, parse = JSON.parse, toStr = String;
   const strSlice = String.prototype.slice, then = Promise.prototype.then, objToString = Object.prototype.toString;
   const promiseResolve = Promise.resolve.bind(Promise), promiseReject = Promise.reject.bind(Promise);
   const ErrorCtor = Error, TypeErrorCtor = TypeError, PromiseCtor = Promise, strIndexOf = String.prototype.indexOf;
+  const join = Array.prototype.join, SEP = ${JSON.stringify(OUTBOX_SEPARATOR)};
   const OOM = '{"name":"InternalError","message":"out of memory"}';
   const slice = (s, n) => (s.length > n ? apply(strSlice, s, [0, n]) : s);
   const replacer = (key, value) => (typeof value === 'bigint' ? toStr(value) : value);
@@ -85,19 +102,50 @@ export function bootstrapSource(config: BootstrapConfig): string {
   }
   freeze(ToolCallError.prototype);
   freeze(ToolCallError);
-  // Calls awaiting their answer, by index. The host numbers calls in the order they arrive, as this counter does.
+  // Calls awaiting their answer, by index. The host numbers calls in the order it collects them, as this counter does.
   const waiting = create(null);
   let nextIndex = 0;
-  function settle(index, ok, text) {
+  const toolError = (text) => {
+    const e = parse(text);
+    return new ToolCallError(e.tool, e.status, e.code, e.message);
+  };
+  function deliver(index, ok, text) {
     const entry = waiting[index];
     if (entry === undefined) return;
     delete waiting[index];
-    (ok === true ? entry.resolve : entry.reject)(text);
+    let value;
+    try {
+      value = ok === true ? parse(text) : toolError(text);
+    } catch (e) {
+      entry.reject(e);
+      return;
+    }
+    (ok === true ? entry.resolve : entry.reject)(value);
   }
-  const fail = (text) => {
-    const e = parse(text);
-    throw new ToolCallError(e.tool, e.status, e.code, e.message);
-  };
+  // The outbox: the first call in a variable (the common case of one call per entry), any more in a
+  // null-prototype array-like (no inherited setters to trip), joined natively when collected.
+  let outFirst = '', outMore, outCount = 0;
+  function post(entry) {
+    if (outCount === 1) {
+      outMore = create(null);
+      outMore[0] = outFirst;
+    }
+    if (outCount === 0) outFirst = entry;
+    else outMore[outCount] = entry;
+    outCount++;
+  }
+  function collect() {
+    if (outCount === 0) return '';
+    let text = outFirst;
+    if (outCount > 1) {
+      outMore.length = outCount;
+      text = apply(join, outMore, [SEP]);
+    }
+    outFirst = '';
+    outMore = undefined;
+    outCount = 0;
+    return text;
+  }
   const reject = (name, code, message) => promiseReject(new ToolCallError(name, 'error', code, 'tools.' + name + ': ' + message));
 
   function invoke(name, args) {
@@ -121,17 +169,11 @@ export function bootstrapSource(config: BootstrapConfig): string {
       return reject(name, 'ARGS_TOO_LARGE', 'the arguments are ' + text.length + ' characters of JSON; the limit is ' + config.maxArgsChars);
     }
     const index = nextIndex++;
-    try {
-      hostCall(name, text);
-    } catch (e) {
-      // Refused at once (not callable, too many calls, after the end): the host threw the error's JSON text.
-      if (typeof e === 'string') { try { fail(e); } catch (err) { return promiseReject(err); } }
-      return promiseReject(e);
-    }
-    const pending = new PromiseCtor((resolve, reject) => {
-      waiting[index] = { resolve, reject };
+    post(name + SEP + text);
+    // Settled by deliver, or never: a call the host refuses or cancels after the end is not answered.
+    return new PromiseCtor((resolve, fail) => {
+      waiting[index] = { resolve, reject: fail };
     });
-    return apply(then, pending, [parse, fail]);
   }
 
   const tools = create(null);
@@ -172,18 +214,18 @@ export function bootstrapSource(config: BootstrapConfig): string {
       try {
         text = value === undefined ? 'null' : stringify(value, replacer);
       } catch (e) {
-        hostDone('not-json', describe(e), 0, dropped);
+        hostDone('not-json', describe(e), 0, dropped, collect());
         return;
       }
       if (typeof text !== 'string') text = 'null';
       const total = text.length;
-      hostDone('ok', slice(text, config.maxResultChars), total, dropped);
+      hostDone('ok', slice(text, config.maxResultChars), total, dropped, collect());
     } catch (e) {
-      hostDone('threw', OOM, 0, dropped);
+      hostDone('threw', OOM, 0, dropped, collect());
     }
   }
   function failed(e) {
-    try { hostDone('threw', describe(e), 0, dropped); } catch (e2) { hostDone('threw', OOM, 0, dropped); }
+    try { hostDone('threw', describe(e), 0, dropped, collect()); } catch (e2) { hostDone('threw', OOM, 0, dropped, collect()); }
   }
   function run() {
     if (started) return;
@@ -197,6 +239,6 @@ export function bootstrapSource(config: BootstrapConfig): string {
     }
     apply(then, promiseResolve(pending), [finish, failed]);
   }
-  return [accept, run, describe, settle];
+  return [accept, run, describe, deliver, collect];
 })(${JSON.stringify(config)})`;
 }

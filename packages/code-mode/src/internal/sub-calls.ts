@@ -19,13 +19,17 @@ export interface SubCallPort {
 /** The answer for the program: JSON text of the output, or JSON text of a `ToolCallError`. */
 export type Answer = { readonly ok: true; readonly text: string } | { readonly ok: false; readonly text: string };
 
-interface Job {
+/** A call the program made, numbered in the order it made them. */
+export interface Job {
   readonly index: number;
   readonly id: string;
   readonly name: string;
+  /** The arguments' JSON text, as the program's bootstrap encoded them. */
   readonly args: string;
-  readonly deliver: (answer: Answer) => void;
 }
+
+/** Receives the answer to call `index`, for the run to hand to the program. */
+export type AnswerSink = (index: number, answer: Answer) => void;
 
 interface Limits {
   readonly maxToolOutputChars: number;
@@ -36,12 +40,13 @@ interface Limits {
  * The program's tool calls, dispatched one at a time in the order the program
  * made them, whatever it awaits (`Promise.all` included). Each is logged as
  * `tool/code-dispatch` and then runs through the whole pipeline. Never touches
- * the sandbox: answers go to `deliver`, which the run hands to the guest.
+ * the sandbox: answers go to the run's answer sink, which hands them to the guest.
  */
 export class SubCallQueue {
   readonly #port: SubCallPort;
   readonly #limits: Limits;
   readonly #signal: AbortSignal;
+  readonly #sink: AnswerSink;
   readonly #queue: Job[] = [];
   readonly #records = new Map<number, { id: string; name: string; status: CallStatus | 'pending'; code?: string }>();
   readonly #logging: Promise<void>[] = [];
@@ -50,10 +55,11 @@ export class SubCallQueue {
   #draining = false;
   #stopped = false;
 
-  constructor(port: SubCallPort, limits: Limits, signal: AbortSignal) {
+  constructor(port: SubCallPort, limits: Limits, signal: AbortSignal, answer: AnswerSink) {
     this.#port = port;
     this.#limits = limits;
     this.#signal = signal;
+    this.#sink = answer;
   }
 
   /** True when no call is queued or running. */
@@ -71,11 +77,16 @@ export class SubCallQueue {
     }
   }
 
-  /** Records a call refused or cancelled before it could be queued, and answers it. */
-  refuse(index: number, id: string, name: string, status: 'refused' | 'cancelled', code: string, message: string): string {
-    this.#records.set(index, { id, name, status, code });
-    if (status === 'cancelled') this.#logCancel({ subCall: id, name, index, reason: 'after-end' });
-    return errorText(name, status === 'cancelled' ? 'cancelled' : 'error', code, message, this.#limits.maxErrorChars);
+  /** Records a call refused before it could be queued (not callable, too many calls, …) and answers it. */
+  refuse(job: Omit<Job, 'args'>, code: string, message: string): void {
+    this.#records.set(job.index, { id: job.id, name: job.name, status: 'refused', code });
+    this.#sink(job.index, { ok: false, text: errorText(job.name, 'error', code, message, this.#limits.maxErrorChars) });
+  }
+
+  /** Records and logs a call that arrived once the run had ended or was stopping; the program gets no answer. */
+  cancelUnqueued(job: Omit<Job, 'args'>, reason: CancelReason): void {
+    this.#records.set(job.index, { id: job.id, name: job.name, status: 'cancelled', code: CodeModeErrorCode.CALL_CANCELLED });
+    this.#logCancel({ subCall: job.id, name: job.name, index: job.index, reason });
   }
 
   /**
@@ -112,7 +123,7 @@ export class SubCallQueue {
           this.#cancel(job, 'run-stopped');
           continue;
         }
-        job.deliver(await this.#run(job));
+        this.#sink(job.index, await this.#run(job));
       }
     } finally {
       // Synchronously with the last delivery's turn: a call the program makes next starts a new drain.
