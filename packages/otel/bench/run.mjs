@@ -62,7 +62,9 @@ const variants = {
   'a tap adding one then': [tap('then', (_ctx, next) => next().then((o) => o))],
   'a tap cancellation (core race)': [tap('race', (ctx, next) => next({ cancellation: new Cancellation({ parent: ctx.cancellation }) }))],
   '... with a deadline (clock + timer)': [
-    tap('deadline', (ctx, next) => next({ cancellation: new Cancellation({ parent: ctx.cancellation, deadline: performance.now() + 30_000 }) })),
+    tap('deadline', (ctx, next) =>
+      next({ cancellation: new Cancellation({ parent: ctx.cancellation, deadline: performance.now() + 30_000 }) }),
+    ),
   ],
   'timeout policy': [() => timeoutPolicy()],
   'retry policy': [() => retryPolicy()],
