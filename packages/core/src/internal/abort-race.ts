@@ -3,7 +3,7 @@ import type { AbortFollower, Cancellation } from '../cancellation.js';
 import { ErrorCode, messageOf } from '../errors.js';
 import { type DispatchOutcome, errorOutcome } from '../outcome.js';
 import type { Runtime } from '../runtime.js';
-import type { TimerEntry } from './deadline-timer.js';
+import type { TimerTarget } from './deadline-timer.js';
 
 /**
  * Races `work` (the chain under a cancellation, which never rejects) against
@@ -19,12 +19,15 @@ export function raceAbort(rt: Runtime, run: CallRun, work: Promise<DispatchOutco
 }
 
 /** One race; a class, so that a call costs one object and one small closure. */
-class AbortRace implements AbortFollower {
+class AbortRace implements AbortFollower, TimerTarget {
+  timerAt = 0;
+  timerPrev: TimerTarget | undefined;
+  timerNext: TimerTarget | undefined;
   readonly #rt: Runtime;
   readonly #run: CallRun;
   readonly #cancellation: Cancellation;
   readonly #resolve: (outcome: DispatchOutcome) => void;
-  #entry: TimerEntry | undefined;
+  #scheduled = false;
   #work: Promise<DispatchOutcome> | undefined;
   #grace: ReturnType<typeof setTimeout> | undefined;
   #done = false;
@@ -38,8 +41,10 @@ class AbortRace implements AbortFollower {
 
   watch(work: Promise<DispatchOutcome>): void {
     const cancellation = this.#cancellation;
-    if (cancellation.deadline !== undefined && !cancellation.aborted)
-      this.#entry = this.#rt.deadlines.schedule(cancellation.deadline, this);
+    if (cancellation.deadline !== undefined && !cancellation.aborted) {
+      this.#rt.deadlines.schedule(cancellation.deadline, this);
+      this.#scheduled = true;
+    }
     this.#work = work;
     cancellation.follow(this);
     void work.then((outcome) => this.#settled(outcome));
@@ -47,7 +52,7 @@ class AbortRace implements AbortFollower {
 
   /** The deadline passed (called by the host's deadline timer). */
   fire(): void {
-    this.#entry = undefined;
+    this.#scheduled = false;
     this.#cancellation.expire();
   }
 
@@ -97,8 +102,8 @@ class AbortRace implements AbortFollower {
   }
 
   #disarm(): void {
-    if (this.#entry === undefined) return;
-    this.#rt.deadlines.cancel(this.#entry);
-    this.#entry = undefined;
+    if (!this.#scheduled) return;
+    this.#rt.deadlines.cancel(this);
+    this.#scheduled = false;
   }
 }
