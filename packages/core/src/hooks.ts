@@ -1,7 +1,7 @@
 import type { Cancellation } from './cancellation.js';
 import type { JsonValue } from './json.js';
 import type { CallIdentity, DispatchOutcome, Outcome } from './outcome.js';
-import { TapList } from './taps.js';
+import { type HookPoint, TapList } from './taps.js';
 import type { AnyToolDefinition } from './tool.js';
 
 /** The arguments of a call: a JSON object. */
@@ -98,13 +98,13 @@ export type ResultObserver = (outcome: Outcome, info: CallInfo & { readonly args
 /** The four extension points around a call. */
 export interface Hooks {
   /** `tools/pre-execute`: a waterfall of decisions and argument rewrites. */
-  readonly preExecute: TapList<PreExecuteTap>;
+  readonly preExecute: HookPoint<PreExecuteTap>;
   /** `tools/execute`: middleware around dispatch, first registered outermost. */
-  readonly execute: TapList<ExecuteTap>;
+  readonly execute: HookPoint<ExecuteTap>;
   /** `tools/post-execute`: a waterfall that may block, replace or add context. */
-  readonly postExecute: TapList<PostExecuteTap>;
+  readonly postExecute: HookPoint<PostExecuteTap>;
   /** `tools/result`: observers of the final outcome, run in parallel. */
-  readonly result: TapList<ResultObserver>;
+  readonly result: HookPoint<ResultObserver>;
 }
 
 /** Creates the four empty extension points. */

@@ -12,6 +12,7 @@ import { DeadlineTimer } from './internal/deadline-timer.js';
 import { type HostOptions, parseHostOptions } from './options.js';
 import type { CallIdentity, Outcome } from './outcome.js';
 import type { Plugin } from './plugin.js';
+import { RegistrationScope } from './registration-scope.js';
 import { type ReservedToolName, ToolRegistry, type ToolSchema } from './registry.js';
 import type { ParentCall, Runtime } from './runtime.js';
 import { executeCall, runStep, type Step, type StepOptions, type StepResult } from './step.js';
@@ -188,19 +189,24 @@ async function registerPlugin(host: Host, plugins: { name: string; version: stri
       throw new DshError(ErrorCode.PLUGIN_DEPENDENCY_MISSING, `plugin "${plugin.name}" needs "${dependency}" registered first`);
     }
   }
+  // What the plugin adds is recorded, so that a failed registration leaves the host as it was.
+  const scope = new RegistrationScope(host, plugin.name);
   let settled: Awaited<ReturnType<typeof withDeadline<void>>>;
   try {
     settled = await withDeadline(
-      Promise.resolve().then(() => plugin.register(host)),
+      Promise.resolve().then(() => plugin.register(scope.host)),
       timeoutMs,
     );
   } catch (error) {
+    scope.rollback();
     throw new DshError(ErrorCode.PLUGIN_REGISTER_FAILED, `plugin "${plugin.name}" failed to register: ${messageOf(error)}`, {
       cause: error,
     });
   }
   if (settled.timedOut) {
+    scope.rollback();
     throw new DshError(ErrorCode.PLUGIN_REGISTER_TIMEOUT, `plugin "${plugin.name}" did not finish registering within ${timeoutMs} ms`);
   }
+  scope.commit();
   plugins.push({ name: plugin.name, version: String(plugin.version) });
 }

@@ -67,7 +67,7 @@ export { exactInteger, jsonSchemaOf, type ReservedToolName, reservedToolNames, t
 export type { ParentCall } from './runtime.js';
 export { type LoadedSessionLog, loadSessionLog } from './session-log.js';
 export type { CallResult, ContextMessage, Step, StepCall, StepOptions, StepResult } from './step.js';
-export type { Tap, TapList, TapOptions } from './taps.js';
+export type { HookPoint, Tap, TapList, TapOptions } from './taps.js';
 export {
   type AnyToolDefinition,
   type Card,

@@ -25,7 +25,19 @@ export interface Tap<F> {
  * registration order, with `before` moving a tap ahead of the named ones.
  * The list is copied on change, so a run in progress keeps the order it began with.
  */
-export class TapList<F extends (...args: never[]) => unknown> {
+/** One extension point as plugins see it: add a tap, read the order. */
+export interface HookPoint<F extends (...args: never[]) => unknown> {
+  /** The extension point's public name, for errors. */
+  readonly hookName: string;
+  /** Adds a tap; returns the function that removes it. */
+  tap(nameOrOptions: string | TapOptions, fn: F): () => void;
+  /** The taps in the order they run. */
+  readonly taps: readonly Tap<F>[];
+  /** The tap names in the order they run. */
+  names(): string[];
+}
+
+export class TapList<F extends (...args: never[]) => unknown> implements HookPoint<F> {
   /** The extension point's public name, for errors. */
   readonly hookName: string;
   #taps: readonly Tap<F>[] = [];
