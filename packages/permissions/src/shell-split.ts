@@ -1,4 +1,5 @@
-import { type RawCommand, type ScanSink, scanShell, type Word } from './internal/shell-scanner.js';
+import { type RawCommand, type ScanSink, scanShell } from './internal/shell-scanner.js';
+import type { Word } from './internal/shell-words.js';
 
 /**
  * Stands for arguments a wrapper adds at run time (`xargs`' input, `find`'s
