@@ -3,7 +3,9 @@ import type { JsonValue } from './json.js';
 /**
  * Who a call is. Fixed when the call enters the pipeline: no stage can change
  * it. `token` correlates a call with everything it causes (the sub-calls of a
- * `run_code` program carry their outer call's token).
+ * `run_code` program carry their outer call's token). Every stage of one call
+ * gets the very same frozen object, so a plugin can key a `WeakMap` by it to
+ * carry state from its taps to its body; the entry goes with the call.
  */
 export interface CallIdentity {
   readonly id: string;

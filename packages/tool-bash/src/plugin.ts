@@ -85,7 +85,6 @@ async function register(host: Host, pluginName: string, options: ResolvedToolBas
   );
   host.hooks.preExecute.tap(`${pluginName}/sandbox`, selector.tap);
   host.guards.register({ id: `${pluginName}/sandbox`, check: selector.check });
-  host.hooks.result.tap(`${pluginName}/sandbox-cleanup`, (_outcome, info) => selector.forget(info.call));
 }
 
 function resolveDirectories(options: ResolvedToolBashOptions): { start: string; roots: string[] } {

@@ -13,8 +13,6 @@ export interface SandboxSelection {
   readonly needsApproval: boolean;
 }
 
-const key = (call: CallIdentity): string => `${call.token}\u0000${call.id}`;
-
 /**
  * Chooses the sandbox of each `bash` call in `tools/pre-execute`, and
  * enforces that choice with a guard: the configured provider when its probe
@@ -28,7 +26,8 @@ export class SandboxSelector {
   readonly #unsandboxed: SandboxProvider;
   readonly #fallback: SandboxFallback;
   readonly #probe: SandboxProbe;
-  readonly #selections = new Map<string, SandboxSelection>();
+  /** Keyed by the call's identity object, which core keeps for the whole call: an entry goes with its call. */
+  readonly #selections = new WeakMap<CallIdentity, SandboxSelection>();
 
   constructor(options: {
     readonly toolName: string;
@@ -58,7 +57,7 @@ export class SandboxSelector {
   /** The guard that holds every call to its selection. */
   readonly check = (input: GuardInput): GuardVerdict => {
     if (input.tool.name !== this.#toolName) return 'abstain';
-    const selection = this.#selections.get(key(input.call));
+    const selection = this.#selections.get(input.call);
     if (selection === undefined) {
       return { deny: `no sandbox was selected for this ${this.#toolName} call (the tool-bash sandbox tap did not run), so it may not run` };
     }
@@ -70,19 +69,14 @@ export class SandboxSelector {
     return 'abstain';
   };
 
-  /** The body's selection (a retried body sees the same one); dropped when the call has its result. */
+  /** The body's selection (a retried body sees the same one). */
   selectionOf(call: CallIdentity): SandboxSelection | undefined {
-    return this.#selections.get(key(call));
-  }
-
-  /** Drops a call's selection once the call has its result (the plugin's `tools/result` observer). */
-  forget(call: CallIdentity): void {
-    this.#selections.delete(key(call));
+    return this.#selections.get(call);
   }
 
   #select(call: CallIdentity): PreExecuteUpdate | undefined {
     if (this.#probe.ok) {
-      this.#selections.set(key(call), { provider: this.#configured, needsApproval: false });
+      this.#selections.set(call, { provider: this.#configured, needsApproval: false });
       return undefined;
     }
     const why = `the ${this.#configured.name} sandbox is unavailable: ${this.#probe.reason}`;
@@ -90,10 +84,10 @@ export class SandboxSelector {
       case 'deny':
         return { decision: 'deny', reason: `${why}; tool-bash is configured to refuse commands without it (sandbox.fallback: "deny")` };
       case 'ask':
-        this.#selections.set(key(call), { provider: this.#unsandboxed, fallbackReason: why, needsApproval: true });
+        this.#selections.set(call, { provider: this.#unsandboxed, fallbackReason: why, needsApproval: true });
         return { decision: 'ask', reason: `${why}. Run this command without a sandbox?` };
       default:
-        this.#selections.set(key(call), { provider: this.#unsandboxed, fallbackReason: why, needsApproval: false });
+        this.#selections.set(call, { provider: this.#unsandboxed, fallbackReason: why, needsApproval: false });
         return undefined;
     }
   }
