@@ -1,5 +1,6 @@
 import { announce, approve, checkGuards, parseSent, preExecute, validate } from './admit.js';
 import { type CallRun, newCallRun } from './call-run.js';
+import type { AbortFollower } from './cancellation.js';
 import { commit, finaliseAndObserve, postExecute } from './complete.js';
 import { dispatch } from './dispatch.js';
 import { DshError, ErrorCode, messageOf } from './errors.js';
@@ -7,6 +8,7 @@ import type { ContextPart } from './events.js';
 import type { Decision } from './hooks.js';
 import { andThen, isPromiseLike, type MaybePromise } from './internal/deadline.js';
 import { Pool } from './internal/pool.js';
+import { followSignal } from './internal/signal-followers.js';
 import { type CallIdentity, errorOutcome, type Outcome, type OutcomeError } from './outcome.js';
 import type { ParentCall, Runtime } from './runtime.js';
 import { showPending } from './show-cards.js';
@@ -114,13 +116,13 @@ export async function runStep(rt: Runtime, step: Step, options?: StepOptions): P
 
 /** Makes every call of the step follow its signal; returns the way to stop following. */
 function followStepSignal(runs: readonly CallRun[], signal: AbortSignal): () => void {
-  const onAbort = (): void => {
-    for (const run of runs) run.cancellation.abort(signal.reason ?? new DshError(ErrorCode.ABORTED, 'the step was cancelled'));
-  };
   for (const run of runs) run.abortable = true;
-  if (signal.aborted) onAbort();
-  else signal.addEventListener('abort', onAbort, { once: true });
-  return () => signal.removeEventListener('abort', onAbort);
+  const follower: AbortFollower = {
+    abort: (reason) => {
+      for (const run of runs) run.cancellation.abort(reason ?? new DshError(ErrorCode.ABORTED, 'the step was cancelled'));
+    },
+  };
+  return followSignal(signal, follower);
 }
 
 /** A call's completion, boxed so that awaiting the box does not await the completion. */
@@ -270,9 +272,7 @@ function markDuplicates(runs: readonly CallRun[]): void {
 export async function executeCall(rt: Runtime, call: SubCall, parent?: ParentCall): Promise<Outcome> {
   const run = startRun(rt, call, 0, parent);
   const signal = parent?.signal;
-  const onAbort = (): void => run.cancellation.abort(signal?.reason);
-  if (signal?.aborted) onAbort();
-  else signal?.addEventListener('abort', onAbort, { once: true });
+  const unfollow = signal === undefined ? undefined : followSignal(signal, run.cancellation);
   try {
     let outcome: Outcome;
     try {
@@ -285,6 +285,6 @@ export async function executeCall(rt: Runtime, call: SubCall, parent?: ParentCal
     await safeCommit(rt, run, final);
     return final;
   } finally {
-    signal?.removeEventListener('abort', onAbort);
+    unfollow?.();
   }
 }
