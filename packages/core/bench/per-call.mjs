@@ -46,11 +46,22 @@ export async function perCall(report) {
     { rounds: 5 },
   );
 
+  // Agents pass a step signal (the user's stop button): what following it adds to a bare call.
+  const controller = new AbortController();
+  const signalled = await paired(
+    (i) => empty.runStep(step(i)),
+    (i) => empty.runStep(step(i), { signal: controller.signal }),
+    { rounds: 5 },
+  );
+
   console.log(
     `tapable waterfall, 10 promise taps + body: ${ns(main.baseline)}; dsh, 10 taps on each of 4 points + 3 guards: ${ns(main.candidate)}`,
   );
   console.log(
     `(reference: against 10 sync taps ${sync.ratio.toFixed(1)}x; dsh with no taps is ${bare.ratio.toFixed(1)}x the bare body, ${ns(bare.candidate)})`,
+  );
+  console.log(
+    `(reference: a call with no taps under a step signal ${ns(signalled.candidate)}, ${signalled.ratio.toFixed(2)}x one without, ${ns(signalled.baseline)})`,
   );
   report('per-call pipeline vs tapable waterfall + body', main.ratio, 3);
 }
