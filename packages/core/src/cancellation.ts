@@ -1,5 +1,6 @@
 import { abortedOutcome } from './aborted-outcome.js';
 import { DshError, ErrorCode } from './errors.js';
+import { followSignal } from './internal/signal-followers.js';
 import type { DispatchOutcome } from './outcome.js';
 
 /** Something that acts when a cancellation aborts: a child cancellation, a race. */
@@ -63,8 +64,7 @@ export class Cancellation {
   /** A cancellation that aborts when `signal` does (for taps that were handed a plain AbortSignal). */
   static fromSignal(signal: AbortSignal): Cancellation {
     const cancellation = new Cancellation();
-    if (signal.aborted) cancellation.abort(signal.reason);
-    else signal.addEventListener('abort', () => cancellation.abort(signal.reason), { once: true });
+    followSignal(signal, cancellation);
     return cancellation;
   }
 

@@ -61,6 +61,8 @@ export interface BashToolEnvironment {
 /** Builds the `bash` tool definition. */
 export function bashTool(env: BashToolEnvironment): ToolDefinition<typeof bashInputSchema, BashResult> {
   const { options } = env;
+  // The rule that lets a command skip the directory report is bash's; other shells always report.
+  const shellIsBash = basename(options.shell) === 'bash';
   return defineTool({
     name: options.name,
     description: describeTool(options),
@@ -69,7 +71,7 @@ export function bashTool(env: BashToolEnvironment): ToolDefinition<typeof bashIn
     timeoutMs: options.defaultTimeoutMs,
     external: bashExternalNames,
     present: { presentCall, presentResult },
-    execute: (args, ctx) => execute(env, args, ctx),
+    execute: (args, ctx) => execute(env, shellIsBash, args, ctx),
   });
 }
 
@@ -88,7 +90,7 @@ function describeTool(options: ResolvedToolBashOptions): string {
   ].join(' ');
 }
 
-async function execute(env: BashToolEnvironment, args: BashArgs, ctx: ToolContext): Promise<BashResult> {
+async function execute(env: BashToolEnvironment, shellIsBash: boolean, args: BashArgs, ctx: ToolContext): Promise<BashResult> {
   const { options, directory } = env;
   const selection = env.selector.selectionOf(ctx.call);
   if (selection === undefined) {
@@ -135,8 +137,7 @@ async function execute(env: BashToolEnvironment, args: BashArgs, ctx: ToolContex
   });
 
   const processEnv = commandEnvironment(env.hostEnvironment, options.env.set, provider.environment?.(policy) ?? {}, marker);
-  // Other shells keep the trap: the rule that skips it is bash's.
-  const reportDirectory = basename(options.shell) !== 'bash' || mayChangeDirectory(args.command, processEnv);
+  const reportDirectory = !shellIsBash || mayChangeDirectory(args.command, processEnv);
   let run: RunOutcome;
   try {
     run = await runProcess({

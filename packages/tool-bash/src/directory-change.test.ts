@@ -54,6 +54,13 @@ describe('which commands run without the directory report', () => {
     expect(okOutput(await t.call('bash', { command: 'pwd' })).stdout).toBe(`${join(ws, 'sub')}\n`);
   });
 
+  it('opens fd 3 only for commands that may change directory, and always for a shell other than bash', async () => {
+    const probe = 'echo report >&3 2>/dev/null || echo no-fd-3';
+    expect(okOutput(await (await host()).call('bash', { command: probe })).stdout).toBe('no-fd-3\n');
+    expect(okOutput(await (await host()).call('bash', { command: `cd . && ${probe}` })).stdout).toBe('');
+    expect(okOutput(await (await host({ shell: '/bin/sh' })).call('bash', { command: probe })).stdout).toBe('');
+  });
+
   it('tracks the directory when BASH_ENV runs a script that changes it', async () => {
     const t = await host({ env: { set: { ...env, BASH_ENV: join(ws, 'go-sub.sh') } } });
     expect(okOutput(await t.call('bash', { command: 'true' })).cwd).toBe(join(ws, 'sub'));
