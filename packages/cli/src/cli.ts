@@ -9,9 +9,10 @@ import { ExitCode } from './exit-codes.js';
 import { commandHelp, mainHelp } from './help.js';
 import type { CliIo } from './io.js';
 import { styleFor } from './render/style.js';
+import { version } from './version.js';
 
 /** The version `dsh --version` prints. */
-export const cliVersion = '0.1.0';
+export const cliVersion: string = version;
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 

@@ -19,6 +19,7 @@ import { SandboxPool } from './internal/sandbox.js';
 import type { SubCallPort } from './internal/sub-calls.js';
 import { type CodeModeOptions, parseCodeModeOptions, type ResolvedCodeModeOptions } from './options.js';
 import type { RunCodeOutput } from './output.js';
+import { version } from './version.js';
 
 /** The plugin's name, also the `by` of what it decides. */
 export const codeModeName = 'code-mode';
@@ -43,7 +44,7 @@ export function codeMode(options: CodeModeOptions = {}): Plugin {
   const resolved = parseCodeModeOptions(options);
   return definePlugin({
     name: codeModeName,
-    version: '0.1.0',
+    version,
     register(host) {
       const tools = callableTools(host, resolved);
       host.events.define(CALL_CANCELLED_EVENT, callCancelledEvent);

@@ -2,6 +2,7 @@ import { definePlugin, type Plugin } from '@deepseek-ai/dsh-core';
 import { DeadlineResolver } from './deadline.js';
 import { parseTimeoutPolicyOptions, type TimeoutPolicyOptions } from './options.js';
 import { timeoutTap } from './timeout-tap.js';
+import { version } from './version.js';
 
 /** The plugin's name, also the name of its `tools/execute` tap and the `by` of its outcomes. */
 export const timeoutPolicyName = 'timeout-policy';
@@ -21,7 +22,7 @@ export function timeoutPolicy(options: TimeoutPolicyOptions = {}): Plugin {
   const resolver = new DeadlineResolver(resolved);
   return definePlugin({
     name: timeoutPolicyName,
-    version: '0.1.0',
+    version,
     register(host) {
       host.hooks.execute.tap(
         { name: timeoutPolicyName, stage: resolved.stage },

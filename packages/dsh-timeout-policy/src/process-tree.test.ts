@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { defineTool, type Plugin, z } from '@deepseek-ai/dsh-core';
 import { createTestHost, logProblems } from '@deepseek-ai/dsh-core/testing';
 import { describe, expect, it } from 'vitest';
@@ -96,21 +98,35 @@ const bashModule: Record<string, unknown> = await import('@deepseek-ai/dsh-tool-
 const toolBash = bashModule.toolBash as ((options?: Record<string, unknown>) => Plugin) | undefined;
 
 describe('timeoutPolicy with tool-bash', () => {
-  it.skipIf(toolBash === undefined)("kills bash's sleep tree at the deadline and leaves no sleep running", async () => {
-    // Unique sleep lengths mark every process of the tree in /proc/<pid>/cmdline.
-    const marker = `30.${process.pid}${Date.now() % 100_000}`;
-    const t = await createTestHost({ plugins: [timeoutPolicy({ tools: { bash: 500 }, graceMs: 5_000 }), (toolBash as () => Plugin)()] });
-    const command = `sleep ${marker}1 & sleep ${marker}2 & bash -c 'sleep ${marker}3; true' & wait`;
-    let settled = false;
-    const pending = t.call('bash', { command }).finally(() => {
-      settled = true;
-    });
-    await eventually(() => settled || sleepersWith(marker).length >= 3);
-    expect(settled).toBe(false);
-    const outcome = await pending;
-    expect(outcome).toMatchObject({ status: 'error', by: 'timeout-policy', error: { code: 'TOOL_TIMEOUT' } });
-    await eventually(() => sleepersWith(marker).length === 0);
-  });
+  it.skipIf(toolBash === undefined)(
+    "kills bash's sleep tree at the deadline and leaves no sleep running",
+    async () => {
+      // On a loaded machine bash may not have started the tree by a short deadline, so the
+      // deadline grows until the command reports (a file in its workspace) that every sleep was
+      // started before the timeout fired; then no process of the tree may be left. Decided by
+      // events, not speed. The sleeps outlast every deadline tried.
+      const dir = mkdtempSync(join(tmpdir(), 'dsh-timeout-tree-'));
+      try {
+        for (let deadline = 500; ; deadline *= 4) {
+          const marker = `90.${process.pid}${deadline}`;
+          const started = `started-${deadline}`;
+          const bash = (toolBash as (options: { cwd: string }) => Plugin)({ cwd: dir });
+          const t = await createTestHost({ plugins: [timeoutPolicy({ tools: { bash: deadline }, graceMs: 5_000 }), bash] });
+          const command = `sleep ${marker}1 & sleep ${marker}2 & bash -c 'sleep ${marker}3; true' & touch ${started}; wait`;
+          const outcome = await t.call('bash', { command });
+          expect(outcome).toMatchObject({ status: 'error', by: 'timeout-policy', error: { code: 'TOOL_TIMEOUT' } });
+          await eventually(() => sleepersWith(marker).length === 0);
+          if (existsSync(join(dir, started)) || deadline > 30_000) {
+            expect(existsSync(join(dir, started)), 'bash never started the tree, even with a 32 s deadline').toBe(true);
+            break;
+          }
+        }
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+    180_000,
+  );
 });
 
 /** Live processes whose command line mentions `marker`. */

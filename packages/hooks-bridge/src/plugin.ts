@@ -19,6 +19,7 @@ import type { HookConfigProblem, HookSpec } from './hook-spec.js';
 import { loadHookConfig } from './load-config.js';
 import { type HooksBridgeOptions, parseHooksBridgeOptions } from './options.js';
 import { type RunSettings, runMatchingHooks } from './run-hooks.js';
+import { version } from './version.js';
 
 declare module '@deepseek-ai/dsh-core' {
   interface EventDataMap {
@@ -54,7 +55,7 @@ export function hooksBridge(options: HooksBridgeOptions = {}): Plugin {
   }
   return definePlugin({
     name: hooksBridgeName,
-    version: '0.1.0',
+    version,
     register: (host) => register(host, o),
   });
 }

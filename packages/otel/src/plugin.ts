@@ -3,11 +3,11 @@ import { context, createNoopMeter, metrics, ProxyTracerProvider, trace } from '@
 import { durationBuckets, OtelNames } from './attributes.js';
 import { CallTelemetry } from './call-telemetry.js';
 import { type OtelOptions, parseOtelOptions } from './options.js';
+import { version } from './version.js';
 
 /** The plugin's name, also the name of its `tools/execute` tap. */
 export const otelName = 'otel';
 const scope = '@deepseek-ai/dsh-otel';
-const version = '0.1.0';
 const noopMeterClass = createNoopMeter().constructor;
 
 /**

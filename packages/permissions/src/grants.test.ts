@@ -175,8 +175,9 @@ describe('a corrupted grants file', () => {
 describe('two hosts writing grants to the same project file', () => {
   it('loses no grant', async () => {
     const remember = { answer: 'allowed-project' } as const;
-    const a = await permissionHost(project, { settingsFiles: false }, remember);
-    const b = await permissionHost(project, { settingsFiles: false }, remember);
+    // A lock wait long enough for a loaded machine: a timed-out wait drops a grant by design.
+    const a = await permissionHost(project, { settingsFiles: false, lockTimeoutMs: 60_000 }, remember);
+    const b = await permissionHost(project, { settingsFiles: false, lockTimeoutMs: 60_000 }, remember);
     const runs = Array.from({ length: 12 }, (_, i) => [
       a.call('shell', { command: `echo a${i}` }),
       b.call('shell', { command: `echo b${i}` }),

@@ -19,6 +19,7 @@ import { type PermissionPrompt, type PermissionPromptReply, type RememberReply, 
 import { RuleSet, type SourcedRule } from './rule-set.js';
 import { defaultSettingsFiles, type LoadedSettings, loadSettings, type PermissionProblem } from './settings.js';
 import { defaultAnchors, type RuleSubject, subjectOf } from './subject.js';
+import { version } from './version.js';
 
 /** The remembered approvals of a {@link PermissionsPlugin}, to review and revoke. */
 export interface GrantsApi {
@@ -164,7 +165,7 @@ export function permissions(options: PermissionsOptions = {}): PermissionsPlugin
 
   const plugin: PermissionsPlugin = {
     name: 'permissions',
-    version: '0.1.0',
+    version,
     async register(h) {
       if (host !== undefined) {
         throw new PermissionsError(

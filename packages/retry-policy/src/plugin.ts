@@ -2,6 +2,7 @@ import { definePlugin, type Plugin } from '@deepseek-ai/dsh-core';
 import { retryAttemptEvent } from './events.js';
 import { parseRetryPolicyOptions, type RetryPolicyOptions } from './options.js';
 import { retryTap } from './retry-tap.js';
+import { version } from './version.js';
 
 /** The plugin's name, also the name of its `tools/execute` tap. */
 export const retryPolicyName = 'retry-policy';
@@ -22,7 +23,7 @@ export function retryPolicy(options: RetryPolicyOptions = {}): Plugin {
   const resolved = parseRetryPolicyOptions(options);
   return definePlugin({
     name: retryPolicyName,
-    version: '0.1.0',
+    version,
     register(host) {
       host.events.define('retry/attempt', retryAttemptEvent);
       host.hooks.execute.tap(

@@ -10,6 +10,7 @@ import { bwrapSandbox } from './sandbox/bwrap.js';
 import { noSandbox } from './sandbox/none.js';
 import type { SandboxPolicy, SandboxProbe, SandboxProvider } from './sandbox/provider.js';
 import { SandboxSelector } from './sandbox-selection.js';
+import { version } from './version.js';
 import { existingDirectory, insideRoots, WorkingDirectory } from './working-directory.js';
 
 declare module '@deepseek-ai/dsh-core' {
@@ -21,8 +22,6 @@ declare module '@deepseek-ai/dsh-core' {
 
 /** The schema of the `bash/sandbox` event, logged once per call that runs. */
 export const bashSandboxEvent = z.object({ provider: z.string(), fallbackReason: z.string().optional() });
-
-const version = '0.1.0';
 
 /**
  * The bash tool as a plugin: registers the tool (`bash` by default), a

@@ -9,12 +9,13 @@ import { grepTool } from './tools/grep.js';
 import { listTool } from './tools/list.js';
 import { readTool } from './tools/read.js';
 import { writeTool } from './tools/write.js';
+import { version } from './version.js';
 import { Workspace } from './workspace.js';
 
 /** The plugin's name, as `host.plugins()` lists it. */
 export const toolFsPluginName = 'tool-fs';
 /** The plugin's version. */
-export const toolFsVersion = '0.1.0';
+export const toolFsVersion: string = version;
 
 /**
  * The file tools plugin: `read`, `write`, `edit`, `multi_edit`, `list`,

@@ -1,11 +1,14 @@
 // Every plugin on one host, configured as an integrator would, from the packed packages: one
 // run_code program writes a file, reads it back and runs bash, each call re-entering the
 // pipeline. It fails when a plugin's runtime dependency (picomatch, diff, ignore, QuickJS,
-// sucrase, ...) or a type an integrator needs is missing from what would be published.
+// sucrase, ...) or a type an integrator needs is missing from what would be published, and when a
+// plugin (or the CLI) reports a version other than the one in its installed package.json.
 import { strict as assert } from 'node:assert';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { cliVersion } from '@deepseek-ai/dsh-cli';
 import { codeMode } from '@deepseek-ai/dsh-code-mode';
 import { type ApprovalProvider, createHost, type Plugin } from '@deepseek-ai/dsh-core';
 import { createTestHost } from '@deepseek-ai/dsh-core/testing';
@@ -20,16 +23,25 @@ import { toolFs } from '@deepseek-ai/dsh-tool-fs';
 const scratch = mkdtempSync(join(tmpdir(), 'dsh-consumer-'));
 try {
   const dirs = { projectDir: scratch, homeDir: scratch };
-  const plugins: Plugin[] = [
-    toolFs({ roots: [scratch], cwd: scratch, search: 'builtin' }),
-    toolBash({ cwd: scratch, sandbox: { provider: 'none' } }),
-    timeoutPolicy(),
-    retryPolicy(),
-    otel(),
-    hooksBridge(dirs),
-    permissions({ ...dirs, cwd: scratch }),
-    codeMode(),
+  const packages: [string, Plugin][] = [
+    ['@deepseek-ai/dsh-tool-fs', toolFs({ roots: [scratch], cwd: scratch, search: 'builtin' })],
+    ['@deepseek-ai/dsh-tool-bash', toolBash({ cwd: scratch, sandbox: { provider: 'none' } })],
+    ['@deepseek-ai/dsh-timeout-policy', timeoutPolicy()],
+    ['@deepseek-ai/dsh-retry-policy', retryPolicy()],
+    ['@deepseek-ai/dsh-otel', otel()],
+    ['@deepseek-ai/dsh-hooks-bridge', hooksBridge(dirs)],
+    ['@deepseek-ai/dsh-permissions', permissions({ ...dirs, cwd: scratch })],
+    ['@deepseek-ai/dsh-code-mode', codeMode()],
   ];
+  const plugins = packages.map(([, plugin]) => plugin);
+  // The version each plugin reports is its package.json's: the one place a release writes it.
+  const manifestVersion = (name: string) => (createRequire(import.meta.url)(`${name}/package.json`) as { version: string }).version;
+  for (const [name, plugin] of packages) {
+    assert.equal(plugin.version, manifestVersion(name), `${name}: the plugin reports ${plugin.version}`);
+  }
+  assert.equal(cliVersion, manifestVersion('@deepseek-ai/dsh-cli'), `the CLI reports ${cliVersion}`);
+  console.log(`every plugin and the CLI report their package.json version (${packages.length + 1} checked)`);
+
   const approval: ApprovalProvider = () => 'allowed-once';
   const host = createHost({ approval });
   for (const plugin of plugins) await host.use(plugin);
