@@ -8,12 +8,17 @@ import { retryPolicy } from '@deepseek-ai/dsh-retry-policy';
 import { timeoutPolicy } from '@deepseek-ai/dsh-timeout-policy';
 import { toolBash } from '@deepseek-ai/dsh-tool-bash';
 import { toolFs } from '@deepseek-ai/dsh-tool-fs';
+import { toolSkill } from '@deepseek-ai/dsh-tool-skill';
+import { searxngProvider, toolWeb } from '@deepseek-ai/dsh-tool-web';
 
 export async function catalogPlugins(scratch) {
   const dirs = { projectDir: scratch, homeDir: scratch };
   return [
     toolFs({ roots: [scratch], cwd: scratch, search: 'builtin' }),
     toolBash({ cwd: scratch, sandbox: { provider: 'none' } }),
+    // A search provider that is never called: web_search is registered only with one.
+    toolWeb({ searchProvider: searxngProvider({ baseUrl: 'http://127.0.0.1:9/' }) }),
+    toolSkill(dirs),
     timeoutPolicy(),
     retryPolicy(),
     otel(),

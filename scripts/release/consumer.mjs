@@ -26,7 +26,9 @@ export function readmeExample(markdown, heading) {
 const tsconfig = {
   compilerOptions: {
     target: 'ES2023',
-    lib: ['ES2023'],
+    // DOM for the fetch types (HeadersInit, …) that the MCP and provider SDKs' declarations use,
+    // as in any project that compiles against those SDKs.
+    lib: ['ES2023', 'DOM'],
     module: 'NodeNext',
     moduleResolution: 'NodeNext',
     types: ['node'],

@@ -1,6 +1,6 @@
 // Ratios measured in one run (no absolute thresholds): the bridge's cost per
-// matching hook against spawning the same command by hand, and five 100 ms
-// hooks against one.
+// matching hook against spawning the same command by hand, five 100 ms hooks
+// against one, and a hook skipped by its `if` against one skipped by its matcher.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -77,6 +77,40 @@ const five = await hostWith(sleeps);
 const oneSlow = await median(() => single.call('bash', { command: 'ls' }));
 const fiveSlow = await median(() => five.call('bash', { command: 'ls' }));
 
+// A hook its `if` skips costs a scan of the command line (the shared scanner of @deepseek-ai/dsh-rules), never a spawn.
+const ifSkipped = await createTestHost({
+  plugins: [
+    tools,
+    hooksBridge({
+      projectDir: dir,
+      userSettings: false,
+      hooks: { claude: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: readStdin, if: 'Bash(git push *)' }] }] } },
+    }),
+  ],
+});
+// The same hook skipped by its matcher instead: the difference is the `if` alone.
+const matcherSkipped = await createTestHost({
+  plugins: [
+    tools,
+    hooksBridge({
+      projectDir: dir,
+      userSettings: false,
+      hooks: { claude: { PreToolUse: [{ matcher: 'Edit', hooks: [{ type: 'command', command: readStdin }] }] } },
+    }),
+  ],
+});
+const callsPerRound = 200;
+let line = 0;
+const perCall = (t) => async () => {
+  for (let i = 0; i < callsPerRound; i += 1) {
+    line += 1;
+    // A fresh line each call, so no scan is served from the scanner's cache.
+    await t.call('bash', { command: `cd repo && GIT_TRACE=1 git status --short # ${line}` });
+  }
+};
+const skippedMs = (await median(perCall(ifSkipped))) / callsPerRound;
+const matcherMs = (await median(perCall(matcherSkipped))) / callsPerRound;
+
 rmSync(dir, { recursive: true, force: true });
 console.log(`rounds: ${rounds} (medians)`);
 console.log(
@@ -84,4 +118,7 @@ console.log(
 );
 console.log(
   `five 100 ms hooks vs one: ${(fiveSlow / oneSlow).toFixed(2)}x (${fiveSlow.toFixed(1)} ms vs ${oneSlow.toFixed(1)} ms; target <= 1.3x)`,
+);
+console.log(
+  `a call whose hook its "if" skips vs one its matcher skips: ${(skippedMs / matcherMs).toFixed(2)}x (${(skippedMs * 1000).toFixed(1)} µs vs ${(matcherMs * 1000).toFixed(1)} µs per call)`,
 );

@@ -29,8 +29,15 @@ const claudeOutput = z.looseObject({
   stopReason: z.string().optional(),
   suppressOutput: z.boolean().optional(),
   systemMessage: z.string().optional(),
-  // Legacy `approve`/`block`; `allow`/`deny`/`ask` are tolerated as their obvious meaning.
-  decision: z.enum(['approve', 'block', 'allow', 'deny', 'ask']).optional(),
+  // Only `approve`/`block` are valid here (Claude Code's schema): `allow`, `deny` and `ask` belong in
+  // hookSpecificOutput.permissionDecision, and a typo must not loosen or tighten anything silently.
+  decision: z
+    .enum(['approve', 'block'], {
+      error: (issue) =>
+        `the top-level "decision" takes "approve" or "block", not ${JSON.stringify(issue.input)}; ` +
+        'put "allow", "deny" or "ask" in hookSpecificOutput.permissionDecision',
+    })
+    .optional(),
   reason: z.string().optional(),
   hookSpecificOutput: z
     .looseObject({
@@ -141,7 +148,7 @@ function postAnswer(output: ClaudeOutput, options: InterpretOptions): HookAnswer
     systemMessage: output.systemMessage === undefined ? undefined : cap(output.systemMessage),
     stop: output.continue === false ? cap(output.stopReason ?? 'a hook asked to stop') : undefined,
   });
-  if (output.decision !== 'block' && output.decision !== 'deny') return base;
+  if (output.decision !== 'block') return base;
   return { ...base, ...postBlock(cap(nonEmpty(output.reason) ?? 'blocked by a PostToolUse hook'), context, options) };
 }
 
@@ -149,10 +156,11 @@ function postBlock(reason: string, context: readonly string[], options: Interpre
   return options.postBlock === 'withhold' ? { context, withhold: reason } : { context, feedback: reason };
 }
 
-function legacyDecision(decision: ClaudeOutput['decision']): 'allow' | 'deny' | 'ask' | undefined {
-  if (decision === 'approve' || decision === 'allow') return 'allow';
-  if (decision === 'block' || decision === 'deny') return 'deny';
-  return decision;
+/** The deprecated top-level `approve`/`block`, which Claude Code maps to allow/deny for PreToolUse. */
+function legacyDecision(decision: ClaudeOutput['decision']): 'allow' | 'deny' | undefined {
+  if (decision === 'approve') return 'allow';
+  if (decision === 'block') return 'deny';
+  return undefined;
 }
 
 function contextOf(output: ClaudeOutput): string[] {

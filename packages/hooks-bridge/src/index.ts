@@ -6,7 +6,7 @@
  */
 export { HookErrorCode, HooksBridgeError } from './errors.js';
 export type { HookConfig, HookConfigProblem, HookDialect, HookPhase, HookSpec, PostOutcomeFilter } from './hook-spec.js';
-export type { IfRule, IfRuleContext } from './if-rule.js';
+export type { IfRule, IfRuleContext, IfRuleVerdict } from './if-rule.js';
 export { type LoadHookConfigOptions, loadHookConfig } from './load-config.js';
 export type { ToolMatcher } from './matcher.js';
 export { type HookRunRecord, type HooksBridgeOptions, hooksBridgeOptionsSchema } from './options.js';

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { compileIfRule } from './if-rule.js';
-import { splitShellCommands } from './internal/shell-split.js';
 import { compileMatcher } from './matcher.js';
 
 function matches(text: unknown, dialect: 'claude' | 'gemini' | 'copilot', names: string[]): string[] {
@@ -32,6 +31,14 @@ describe('Claude Code matchers', () => {
     });
     expect(compileMatcher(3, 'claude')).toMatchObject({ ok: false });
   });
+  it('matches MCP tool names with mcp__.* and mcp__server__.*, never with a bare server name', () => {
+    const mcp = ['mcp__github__create_issue', 'mcp__github__list_issues', 'mcp__gitlab__create_issue', 'Bash'];
+    expect(matches('mcp__.*', 'claude', mcp)).toEqual(mcp.slice(0, 3));
+    expect(matches('mcp__github__.*', 'claude', mcp)).toEqual(['mcp__github__create_issue', 'mcp__github__list_issues']);
+    expect(matches('mcp__.*__create_issue', 'claude', mcp)).toEqual(['mcp__github__create_issue', 'mcp__gitlab__create_issue']);
+    expect(matches('mcp__github__create_issue', 'claude', mcp)).toEqual(['mcp__github__create_issue']);
+    expect(matches('mcp__github', 'claude', mcp)).toEqual([]);
+  });
   it('uses unanchored regexes for Gemini and anchored ones for Copilot', () => {
     expect(matches('Edit', 'gemini', names)).toEqual(['Edit', 'NotebookEdit']);
     expect(matches('Edit', 'copilot', names)).toEqual(['Edit']);
@@ -56,9 +63,13 @@ describe('"if" rules', () => {
     expect(test('Bash(npm run test:*)', 'Bash', { command: 'npm run test --watch' })).toBe(true);
     expect(test('Bash(git *)', 'Read', { file_path: '/p/x' })).toBe(false);
   });
-  it('fails open (runs the hook) when the command cannot be read', () => {
+  it('fails closed (runs the hook) when the command cannot be read', () => {
     expect(test('Bash(git *)', 'Bash', { command: 'echo "unterminated' })).toBe(true);
-    expect(test('Bash(git *)', 'Bash', { command: 'cat <<EOF\nx\nEOF' })).toBe(true);
+    expect(test('Bash(git *)', 'Bash', { command: 'cat <<EOF\nx' })).toBe(true);
+  });
+  it('reads here-documents instead of giving up on them', () => {
+    expect(test('Bash(git *)', 'Bash', { command: 'cat <<EOF\nx\nEOF' })).toBe(false);
+    expect(test('Bash(git *)', 'Bash', { command: 'cat <<EOF\n$(git push)\nEOF' })).toBe(true);
   });
   it('matches file paths the way permission rules do', () => {
     expect(test('Edit(*.ts)', 'Edit', { file_path: '/p/src/deep/a.ts' })).toBe(true);
@@ -72,10 +83,5 @@ describe('"if" rules', () => {
   });
   it('refuses a malformed rule', () => {
     expect(compileIfRule('Bash(git *')).toMatchObject({ ok: false });
-  });
-  it('splits command lines at operators but not inside quotes', () => {
-    expect(splitShellCommands('a && b || c; d | e & f\ng')).toEqual(['a', 'b', 'c', 'd', 'e', 'f', 'g']);
-    expect(splitShellCommands(`echo "a && b" 'c;d'`)).toEqual([`echo "a && b" 'c;d'`]);
-    expect(splitShellCommands('X=1 Y=2')).toEqual([]);
   });
 });

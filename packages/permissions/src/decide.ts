@@ -1,8 +1,7 @@
 import { isAbsolute, relative } from 'node:path';
 import type { Decision } from '@deepseek-ai/dsh-core';
-import type { RuleList } from './rule.js';
-import { coverage, type RuleMatch, type RuleSet, type SourcedRule } from './rule-set.js';
-import type { RuleSubject } from './subject.js';
+import type { RuleList, RuleSubject } from '@deepseek-ai/dsh-rules';
+import { coverage, type RuleMatch, type RuleSet, type SourcedRule } from '@deepseek-ai/dsh-rules';
 
 /**
  * Claude Code's permission modes. `default`: ask for anything not allowed,

@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { z } from '@deepseek-ai/dsh-core';
+import type { Anchors } from '@deepseek-ai/dsh-rules';
+import { RuleSet } from '@deepseek-ai/dsh-rules';
 import { PermissionsError, PermissionsErrorCode } from './errors.js';
 import { LockTimeout, withFileLock, writeAtomically } from './internal/file-lock.js';
-import { parseRule } from './rule.js';
-import { RuleSet } from './rule-set.js';
-import type { Anchors } from './subject.js';
+import { parseRule } from './rules.js';
 
 /** Where a remembered approval lives: this session's memory, or the project's grants file. */
 export type GrantScope = 'session' | 'project';

@@ -6,11 +6,37 @@
  *
  * @packageDocumentation
  */
+// The rule syntax, the shell scanner and path patterns live in @deepseek-ai/dsh-rules; they are re-exported here as before.
+export {
+  type AnchorOptions,
+  type Anchors,
+  type CommandVia,
+  type Coverage,
+  categoryOf,
+  coverage,
+  defaultAnchors,
+  formatRule,
+  kindOf,
+  type PermissionRule,
+  RUNTIME_ARGUMENT,
+  type RuleCheck,
+  type RuleList,
+  type RuleMatch,
+  type RuleOrigin,
+  RuleSet,
+  type RuleSubject,
+  type ShellCommand,
+  type SourcedRule,
+  type SpecifierKind,
+  type SplitCommand,
+  splitCommand,
+  subjectOf,
+  type ToolCategory,
+} from '@deepseek-ai/dsh-rules';
 export { type DecidedBy, type DecideInput, decide, type PermissionDecision, type PermissionMode, permissionModes } from './decide.js';
 export { PermissionsError, PermissionsErrorCode } from './errors.js';
 export type { DecisionEventData, GrantEventData } from './events.js';
 export { type Grant, type GrantMeta, type GrantScope, GrantStore, type GrantStoreOptions } from './grants.js';
-export { checkRules, matchRule, type RuleCheck } from './match.js';
 export { type PermissionsOptions, parsePermissionsOptions, permissionsOptionsSchema } from './options.js';
 export { type GrantsApi, type PermissionsPlugin, permissions } from './plugin.js';
 export {
@@ -21,8 +47,7 @@ export {
   type RememberReply,
   suggestGrants,
 } from './remember.js';
-export { formatRule, kindOf, type PermissionRule, parseRule, type RuleList, type SpecifierKind } from './rule.js';
-export { type Coverage, coverage, type RuleMatch, type RuleOrigin, RuleSet, type SourcedRule } from './rule-set.js';
+export { checkRules, matchRule, parseRule } from './rules.js';
 export {
   defaultSettingsFiles,
   displayPath,
@@ -31,5 +56,3 @@ export {
   type PermissionProblem,
   type PermissionRules,
 } from './settings.js';
-export { type CommandVia, RUNTIME_ARGUMENT, type ShellCommand, type SplitCommand, splitCommand } from './shell-split.js';
-export { type AnchorOptions, type Anchors, categoryOf, defaultAnchors, type RuleSubject, subjectOf, type ToolCategory } from './subject.js';

@@ -8,17 +8,15 @@ import {
   type Host,
   type Plugin,
 } from '@deepseek-ai/dsh-core';
+import { defaultAnchors, RuleSet, type RuleSubject, realOrSelf, type SourcedRule, subjectOf } from '@deepseek-ai/dsh-rules';
 import { type DecidedBy, decide, type PermissionDecision, type PermissionMode, permissionModes } from './decide.js';
 import { PermissionsError, PermissionsErrorCode } from './errors.js';
 import type { DecisionEventData } from './events.js';
 import { permissionsEventSchemas } from './events.js';
 import { type Grant, type GrantScope, GrantStore } from './grants.js';
-import { realOrSelf } from './internal/patterns.js';
 import { type PermissionsOptions, parsePermissionsOptions } from './options.js';
 import { type PermissionPrompt, type PermissionPromptReply, type RememberReply, suggestGrants } from './remember.js';
-import { RuleSet, type SourcedRule } from './rule-set.js';
 import { defaultSettingsFiles, type LoadedSettings, loadSettings, type PermissionProblem } from './settings.js';
-import { defaultAnchors, type RuleSubject, subjectOf } from './subject.js';
 import { version } from './version.js';
 
 /** The remembered approvals of a {@link PermissionsPlugin}, to review and revoke. */

@@ -1,9 +1,8 @@
 import type { ApprovalAnswer, ApprovalReply, ApprovalRequest } from '@deepseek-ai/dsh-core';
+import type { RuleSubject } from '@deepseek-ai/dsh-rules';
+import { formatRule, RUNTIME_ARGUMENT } from '@deepseek-ai/dsh-rules';
 import type { PermissionDecision } from './decide.js';
 import type { GrantScope } from './grants.js';
-import { formatRule } from './rule.js';
-import { RUNTIME_ARGUMENT } from './shell-split.js';
-import type { RuleSubject } from './subject.js';
 
 /** Rules an approval could be remembered as, with a label for the prompt. */
 export interface GrantSuggestion {

@@ -1,11 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve } from 'node:path';
+import type { Anchors, RuleList, SourcedRule } from '@deepseek-ai/dsh-rules';
 import { type PermissionMode, permissionModes } from './decide.js';
 import { PermissionsError, PermissionsErrorCode } from './errors.js';
 import { jsonLines } from './internal/json-lines.js';
-import { parseRule, type RuleList } from './rule.js';
-import type { SourcedRule } from './rule-set.js';
-import type { Anchors } from './subject.js';
+import { parseRule } from './rules.js';
 
 /** Rules as Claude Code's `permissions` block holds them. */
 export interface PermissionRules {

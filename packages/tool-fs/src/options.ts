@@ -16,6 +16,8 @@ export const toolFsOptionsSchema = z.strictObject({
   maxReadChars: positive.optional(),
   maxEditBytes: positive.optional(),
   maxResults: positive.optional(),
+  allowHardLinks: z.array(z.string().min(1)).optional(),
+  fsync: z.boolean().optional(),
 });
 
 /** Options of `toolFs`. Every one is optional. */
@@ -47,6 +49,19 @@ export interface ToolFsOptions {
   readonly maxEditBytes?: number;
   /** Entries `list`, `glob` and `grep` return at most unless asked for fewer: 1,000. */
   readonly maxResults?: number;
+  /**
+   * Files, or directories holding files, that may be read and changed although
+   * they have more than one hard link (absolute, or relative to `cwd`): none by
+   * default, because a hard link can make a file outside the roots look like one
+   * inside. A pnpm `node_modules` is one place to list.
+   */
+  readonly allowHardLinks?: readonly string[];
+  /**
+   * Flush each written file to disk before renaming it into place, so a crash
+   * leaves the old content or the new, never an empty file: `true` by default.
+   * `false` saves one disk flush per write or edit (milliseconds on most disks).
+   */
+  readonly fsync?: boolean;
 }
 
 /** Options with every default filled in and every path absolute. */
@@ -63,6 +78,8 @@ export interface ResolvedOptions {
   readonly maxReadChars: number;
   readonly maxEditBytes: number;
   readonly maxResults: number;
+  readonly allowHardLinks: readonly string[];
+  readonly fsync: boolean;
 }
 
 /** Validates options, naming the field on failure (`INVALID_OPTIONS`), and fills in defaults. */
@@ -88,5 +105,7 @@ export function parseToolFsOptions(options: ToolFsOptions): ResolvedOptions {
     maxReadChars: o.maxReadChars ?? 400_000,
     maxEditBytes: o.maxEditBytes ?? 16 * 1024 * 1024,
     maxResults: o.maxResults ?? 1000,
+    allowHardLinks: o.allowHardLinks ?? [],
+    fsync: o.fsync ?? true,
   };
 }

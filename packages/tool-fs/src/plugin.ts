@@ -30,7 +30,7 @@ export function toolFs(options: ToolFsOptions = {}): Plugin {
     name: toolFsPluginName,
     version: toolFsVersion,
     async register(host: Host) {
-      const workspace = await Workspace.open(o.cwd, o.roots, o.readOnlyRoots);
+      const workspace = Workspace.open(o.cwd, o.roots, o.readOnlyRoots, o.allowHardLinks);
       const ripgrep = o.search === 'builtin' ? undefined : await probeRipgrep(o.ripgrepPath);
       if (o.search === 'ripgrep' && ripgrep === undefined) {
         throw new DshError(

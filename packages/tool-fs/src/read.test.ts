@@ -88,17 +88,21 @@ describe('read', () => {
     expect(out).toMatchObject({ content: '', complete: true, notice: 'The file is empty.' });
   });
 
-  it('reads a single 100 MB line with bounded output', async () => {
+  // 40 MB: more than twice maxEditBytes (so the read cannot hash it whole and must
+  // stream) and 20,000 times maxLineLength. The generous timeout keeps the verdict
+  // about the bound, not about how fast a loaded machine writes and reads 40 MB.
+  it('reads a single 40 MB line with bounded output', { timeout: 120_000 }, async () => {
     const file = path.join(s.ws, 'one-line.txt');
     const handle = await open(file, 'w');
     const block = Buffer.alloc(1 << 20, 'a');
-    for (let i = 0; i < 100; i += 1) await handle.write(block);
+    for (let i = 0; i < 40; i += 1) await handle.write(block);
     await handle.close();
     const t = await fsHost(s.ws);
     const out = okOutput<ReadOutput>(await t.call('read', { file_path: 'one-line.txt' }));
     expect(out.content.length).toBeLessThan(2100);
     expect(out.content).toContain('[line cut at 2000 characters]');
     expect(out.totalLines).toBe(1);
+    expect(observed(t.host.events.list())[0]?.data).toMatchObject({ size: 40 << 20, complete: false });
   });
 
   it('stops a long read at the character cap and says so', async () => {

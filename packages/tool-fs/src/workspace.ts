@@ -1,7 +1,8 @@
-import { lstat, readlink, realpath } from 'node:fs/promises';
+import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { DshError, ErrorCode, messageOf } from '@deepseek-ai/dsh-core';
 import { FsErrorCode, fromOsError, fsError, osCodeOf } from './errors.js';
+import { canPinDirectories, changed } from './internal/pinned-dir.js';
 
 /** Whether a path is about to be read or changed. */
 export type Access = 'read' | 'write';
@@ -45,15 +46,28 @@ function isPseudo(p: string): boolean {
 export class Workspace {
   readonly cwd: string;
   readonly #roots: readonly Root[];
+  readonly #hardLinkDirs: readonly string[];
 
-  private constructor(cwd: string, roots: readonly Root[]) {
+  private constructor(cwd: string, roots: readonly Root[], hardLinkDirs: readonly string[]) {
     this.cwd = cwd;
     // Most specific first, so a read-only root nested in a writable one wins.
     this.#roots = [...roots].sort((a, b) => b.real.length - a.real.length);
+    this.#hardLinkDirs = hardLinkDirs;
   }
 
-  /** Resolves the roots (they must exist and be directories). */
-  static async open(cwd: string, roots: readonly string[], readOnlyRoots: readonly string[]): Promise<Workspace> {
+  /**
+   * Resolves the roots (they must exist and be directories) and the places
+   * where files with several hard links are accepted. Refuses with
+   * `FS_UNSUPPORTED_PLATFORM` where directories cannot be pinned by
+   * descriptor (no Linux `/proc`): the tools would race instead.
+   */
+  static open(
+    cwd: string,
+    roots: readonly string[],
+    readOnlyRoots: readonly string[],
+    allowHardLinks: readonly string[] = [],
+    proc?: string,
+  ): Workspace {
     const absoluteCwd = path.resolve(cwd);
     const all = [...roots.map((r) => ({ r, readOnly: false })), ...readOnlyRoots.map((r) => ({ r, readOnly: true }))];
     const resolved: Root[] = [];
@@ -61,15 +75,35 @@ export class Workspace {
       const lexical = path.resolve(absoluteCwd, r);
       let real: string;
       try {
-        real = await realpath(lexical);
-        const info = await lstat(real);
-        if (!info.isDirectory()) throw new Error('not a directory');
+        real = realpathSync.native(lexical);
+        if (!lstatSync(real).isDirectory()) throw new Error('not a directory');
       } catch (error) {
         throw new DshError(ErrorCode.INVALID_OPTIONS, `toolFs: root "${r}" must be an existing directory: ${messageOf(error)}`);
       }
       resolved.push({ lexical, real, readOnly });
     }
-    return new Workspace(absoluteCwd, resolved);
+    const first = resolved[0];
+    if (first !== undefined && !canPinDirectories(first.real, proc)) {
+      throw new DshError(
+        FsErrorCode.UNSUPPORTED_PLATFORM,
+        `toolFs: this system has no /proc/self/fd (Linux) to pin directories by descriptor, so a path swapped during a call could not be caught; the file tools refuse to run here (platform ${process.platform})`,
+      );
+    }
+    // Resolved where they exist; a missing one is kept as written (it allows nothing until it exists).
+    const hardLinkDirs = allowHardLinks.map((p) => {
+      const lexical = path.resolve(absoluteCwd, p);
+      try {
+        return realpathSync.native(lexical);
+      } catch {
+        return lexical;
+      }
+    });
+    return new Workspace(absoluteCwd, resolved, hardLinkDirs);
+  }
+
+  /** True when the real path lies in (or is) one of the `allowHardLinks` places. */
+  allowsHardLinks(real: string): boolean {
+    return this.#hardLinkDirs.some((dir) => isWithin(real, dir));
   }
 
   /** The real roots, most specific first. */
@@ -88,7 +122,7 @@ export class Workspace {
    * absolute paths outside them, sibling-prefix paths, symlinks (last
    * component or a parent) that lead outside, and changes under a read-only root.
    */
-  async resolve(input: string, access: Access): Promise<ResolvedPath> {
+  resolve(input: string, access: Access): ResolvedPath {
     if (input.includes('\0')) {
       throw fsError(FsErrorCode.PATH_NUL_BYTE, 'the path contains a NUL byte, which no file name may hold', { path: input });
     }
@@ -104,7 +138,7 @@ export class Workspace {
     }
     const inside = this.#roots.some((r) => isWithin(lexical, r.lexical) || isWithin(lexical, r.real));
     if (!inside) throw this.#outside(input, lexical);
-    const real = await realResolve(lexical, 0);
+    const real = realResolve(lexical, 0);
     const root = this.rootOf(real);
     if (root === undefined || isPseudo(real)) {
       throw fsError(
@@ -142,26 +176,35 @@ export class Workspace {
 /**
  * `realpath` that also works for paths that do not exist yet: the deepest
  * existing ancestor is resolved and the rest appended; a dangling symlink is
- * followed to where it points, so a write lands at its target.
+ * followed to where it points, so a write lands at its target. Synchronous:
+ * one system call for an existing path, where the async form costs a
+ * thread-pool round trip. A path that changes under it is `FS_PATH_CHANGED`.
  */
-async function realResolve(p: string, hops: number): Promise<string> {
+function realResolve(p: string, hops: number): string {
   try {
-    return await realpath(p);
+    return realpathSync.native(p);
   } catch (error) {
     if (osCodeOf(error) !== 'ENOENT') throw fromOsError(error, p, 'resolving');
   }
-  let info: Awaited<ReturnType<typeof lstat>>;
+  let isLink: boolean;
   try {
-    info = await lstat(p);
+    isLink = lstatSync(p).isSymbolicLink();
   } catch (error) {
     if (osCodeOf(error) !== 'ENOENT') throw fromOsError(error, p, 'resolving');
-    const parent = path.dirname(p);
-    if (parent === p) return p;
-    return path.join(await realResolve(parent, hops), path.basename(p));
+    isLink = false;
   }
-  if (!info.isSymbolicLink()) return p;
+  const parent = path.dirname(p);
+  if (!isLink) return parent === p ? p : path.join(realResolve(parent, hops), path.basename(p));
   if (hops >= maxSymlinkHops) throw fsError(FsErrorCode.SYMLINK_LOOP, `${p} has too many levels of symbolic links`, { path: p });
-  const dir = await realResolve(path.dirname(p), hops);
-  const target = await readlink(p);
+  const dir = realResolve(parent, hops);
+  let target: string;
+  try {
+    target = readlinkSync(p);
+  } catch (error) {
+    // It was a symlink a moment ago: replaced (EINVAL) or removed (ENOENT) since.
+    const code = osCodeOf(error);
+    if (code === 'EINVAL' || code === 'ENOENT') throw changed(p, code === 'EINVAL' ? 'not a symbolic link' : 'gone');
+    throw fromOsError(error, p, 'resolving');
+  }
   return realResolve(path.resolve(dir, target), hops + 1);
 }

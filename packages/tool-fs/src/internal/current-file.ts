@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { FsErrorCode, fromOsError, fsError } from '../errors.js';
-import type { ResolvedPath, Workspace } from '../workspace.js';
-import { openRegular } from './open-file.js';
+import { type PinnedTarget, readChunk } from './open-file.js';
 
 /** What is at a path right now. */
 export type CurrentFile =
@@ -21,46 +20,56 @@ export type CurrentFile =
 const chunkSize = 1 << 16;
 
 /**
- * Reads what is at a resolved path: its hash always (streamed, bounded
+ * True when a read loop may stop without one more read to see end of file:
+ * the last read came back short and at least the `fstat` size has been read.
+ * (A short read alone is not enough: FUSE and network file systems may return
+ * one mid-file, and stopping there would truncate an edit.)
+ */
+export function reachedEnd(bytesRead: number, requested: number, total: number, size: number): boolean {
+  return bytesRead === 0 || (bytesRead < requested && total >= size);
+}
+
+/**
+ * Reads what is in the pinned target: its hash always (streamed, bounded
  * memory), its bytes only with `keepBytes`, which refuses files over
- * `maxBytes` with `FS_FILE_TOO_LARGE`.
+ * `maxBytes` with `FS_FILE_TOO_LARGE`. Reads through the descriptor the
+ * check opened, never by name.
  */
 export async function readCurrent(
-  workspace: Workspace,
-  target: ResolvedPath,
+  pinned: PinnedTarget,
+  real: string,
   options: { readonly keepBytes: boolean; readonly maxBytes: number; readonly signal: AbortSignal },
 ): Promise<CurrentFile> {
-  const opened = await openRegular(workspace, target);
+  const opened = pinned.file;
   if (opened === undefined) return { exists: false };
-  const { handle } = opened;
+  if (options.keepBytes && opened.size > options.maxBytes) {
+    throw fsError(FsErrorCode.FILE_TOO_LARGE, `${real} is ${opened.size} bytes, more than the ${options.maxBytes} bytes an edit may load`, {
+      path: real,
+      size: opened.size,
+      limit: options.maxBytes,
+    });
+  }
   try {
-    if (options.keepBytes && opened.size > options.maxBytes) {
-      throw fsError(
-        FsErrorCode.FILE_TOO_LARGE,
-        `${target.real} is ${opened.size} bytes, more than the ${options.maxBytes} bytes an edit may load`,
-        { path: target.real, size: opened.size, limit: options.maxBytes },
-      );
-    }
     const hash = createHash('sha256');
     const chunks: Buffer[] = [];
     let total = 0;
     const buffer = Buffer.allocUnsafe(chunkSize);
     for (;;) {
       options.signal.throwIfAborted();
-      const { bytesRead } = await handle.read(buffer, 0, chunkSize, null);
-      if (bytesRead === 0) break;
+      const bytesRead = await readChunk(opened.fd, buffer, chunkSize);
       const chunk = buffer.subarray(0, bytesRead);
       hash.update(chunk);
       total += bytesRead;
       if (options.keepBytes) {
         if (total > options.maxBytes) {
-          throw fsError(FsErrorCode.FILE_TOO_LARGE, `${target.real} grew past the ${options.maxBytes} bytes an edit may load`, {
-            path: target.real,
+          throw fsError(FsErrorCode.FILE_TOO_LARGE, `${real} grew past the ${options.maxBytes} bytes an edit may load`, {
+            path: real,
             limit: options.maxBytes,
           });
         }
-        chunks.push(Buffer.from(chunk));
+        if (bytesRead > 0) chunks.push(Buffer.from(chunk));
       }
+      if (reachedEnd(bytesRead, chunkSize, total, opened.size)) break;
     }
     return {
       exists: true,
@@ -73,9 +82,7 @@ export async function readCurrent(
       bytes: options.keepBytes ? Buffer.concat(chunks, total) : undefined,
     };
   } catch (error) {
-    throw fromOsError(error, target.real, 'reading');
-  } finally {
-    await handle.close();
+    throw fromOsError(error, real, 'reading');
   }
 }
 

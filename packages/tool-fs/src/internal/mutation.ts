@@ -1,12 +1,13 @@
-import { mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { DshError, type EventData, type ToolContext, ToolDenied } from '@deepseek-ai/dsh-core';
-import { FsErrorCode, fromOsError } from '../errors.js';
+import { FsErrorCode } from '../errors.js';
 import type { ResolvedPath } from '../workspace.js';
 import { writeAtomic } from './atomic-write.js';
 import type { CurrentFile } from './current-file.js';
 import { sha256Of } from './current-file.js';
-import { readBeforeEditName } from './runtime.js';
+import type { PinnedTarget } from './open-file.js';
+import { PinnedDirectory } from './pinned-dir.js';
+import { type FsRuntime, readBeforeEditName } from './runtime.js';
 
 /**
  * Raises `fs/write-intent` or `fs/edit-intent`. A veto ends the call with a
@@ -33,32 +34,29 @@ export async function passGate(
 
 /**
  * Writes new content for a path whose current state is `current` (the gate
- * has passed), creating missing parent directories inside the workspace, and
+ * has passed) through the directory pinned when it was read, creating
+ * missing parent directories inside the workspace one level at a time, and
  * records what is now there with an `fs/observed` event.
  */
 export async function commitWrite(
   ctx: ToolContext,
+  rt: FsRuntime,
   target: ResolvedPath,
+  pinned: PinnedTarget,
   current: CurrentFile,
   bytes: Uint8Array,
   complete: boolean,
 ): Promise<{ readonly sha256: string; readonly created: boolean }> {
   ctx.signal.throwIfAborted();
-  const dir = path.dirname(target.real);
+  const dir = pinned.dir ?? PinnedDirectory.create(rt.workspace, path.dirname(target.real), target.root);
+  let mtimeMs: number;
   try {
-    await mkdir(dir, { recursive: true });
-  } catch (error) {
-    throw fromOsError(error, dir, 'creating the directory');
+    const replacing = current.exists ? { mode: current.mode, uid: current.uid, gid: current.gid } : undefined;
+    mtimeMs = await writeAtomic(dir, pinned.name, bytes, replacing, rt.options.fsync);
+  } finally {
+    if (dir !== pinned.dir) dir.close();
   }
-  const ownership = current.exists ? { mode: current.mode, uid: current.uid, gid: current.gid } : {};
-  await writeAtomic(target.real, bytes, ownership);
   const sha256 = sha256Of(bytes);
-  let mtimeMs = Date.now();
-  try {
-    mtimeMs = (await stat(target.real)).mtimeMs;
-  } catch {
-    // Gone already: the observation still says what we wrote.
-  }
   await observe(ctx, { state: 'present', path: target.real, sha256, size: bytes.length, mtimeMs, complete });
   return { sha256, created: !current.exists };
 }

@@ -1,11 +1,15 @@
-import { constants } from 'node:fs';
-import { type FileHandle, lstat, open, readlink } from 'node:fs/promises';
-import { FsErrorCode, fromOsError, fsError } from '../errors.js';
+import { closeSync, constants, fstatSync, openSync, read } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { FsErrorCode, fromOsError, fsError, osCodeOf } from '../errors.js';
 import type { ResolvedPath, Workspace } from '../workspace.js';
+import { changed, descriptorPath, PinnedDirectory } from './pinned-dir.js';
 
-/** What `fstat` said about an opened file. */
+const readAt = promisify(read);
+
+/** What `fstat` said about an opened regular file. */
 export interface OpenedFile {
-  readonly handle: FileHandle;
+  readonly fd: number;
   readonly size: number;
   readonly mtimeMs: number;
   readonly mode: number;
@@ -14,44 +18,101 @@ export interface OpenedFile {
 }
 
 /**
- * Opens a resolved path for reading without ever blocking or following a
- * last-component symlink: `O_NOFOLLOW | O_NONBLOCK`, then `fstat` (regular
- * files only) and, on Linux, a check that the descriptor's real path is still
- * inside the workspace (closing most of the check-then-open window).
- * Resolves `undefined` when nothing is there.
+ * A resolved path's directory pinned by descriptor (absent when it does not
+ * exist yet) and the file in it (absent when there is none). Close it.
  */
-export async function openRegular(workspace: Workspace, target: ResolvedPath): Promise<OpenedFile | undefined> {
-  const p = target.real;
-  try {
-    const info = await lstat(p);
-    if (info.isDirectory())
-      throw fsError(FsErrorCode.IS_DIRECTORY, `${p} is a directory; use list or glob to see what it holds`, { path: p });
-    if (!info.isFile() && !info.isSymbolicLink()) throw specialFile(p);
-  } catch (error) {
-    if ((error as { code?: string }).code === 'ENOENT') return undefined;
-    throw fromOsError(error, p, 'opening');
+export interface PinnedTarget {
+  readonly dir: PinnedDirectory | undefined;
+  /** The last component, opened and (later) replaced inside `dir`. */
+  readonly name: string;
+  readonly file: OpenedFile | undefined;
+  close(): void;
+}
+
+/**
+ * Pins the directory of a resolved path and opens the file in it without
+ * ever blocking or following a symlink: `O_NOFOLLOW | O_NONBLOCK` inside the
+ * pinned directory, `fstat` on the descriptor (regular files only; more than
+ * one hard link only where allowed) and a check that the descriptor is the
+ * checked path. Every later read and write goes through what this returns.
+ */
+export function openPinned(workspace: Workspace, target: ResolvedPath): PinnedTarget {
+  // A root's parent is outside the workspace: never pin it.
+  if (target.real === target.root) {
+    throw fsError(FsErrorCode.IS_DIRECTORY, `${target.real} is a directory; use list or glob to see what it holds`, { path: target.real });
   }
-  let handle: FileHandle;
+  const name = path.basename(target.real);
+  const dir = PinnedDirectory.open(workspace, path.dirname(target.real));
+  let file: OpenedFile | undefined;
   try {
-    handle = await open(p, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    file = dir === undefined ? undefined : openIn(workspace, dir, name, target.real);
   } catch (error) {
-    const code = (error as { code?: string }).code;
+    dir?.close();
+    throw error;
+  }
+  return {
+    dir,
+    name,
+    file,
+    close() {
+      if (file !== undefined) closeQuietly(file.fd);
+      dir?.close();
+    },
+  };
+}
+
+function openIn(workspace: Workspace, dir: PinnedDirectory, name: string, real: string): OpenedFile | undefined {
+  let fd: number;
+  try {
+    fd = openSync(dir.at(name), constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (error) {
+    const code = osCodeOf(error);
     if (code === 'ENOENT') return undefined;
-    if (code === 'ELOOP') {
-      throw fsError(FsErrorCode.PATH_CHANGED, `${p} became a symbolic link while it was being opened; try again`, { path: p });
-    }
-    throw fromOsError(error, p, 'opening');
+    if (code === 'ELOOP') throw changed(real, 'a symbolic link');
+    if (code === 'ENXIO') throw specialFile(real);
+    throw fromOsError(error, real, 'opening');
   }
   try {
-    const info = await handle.stat();
-    if (info.isDirectory())
-      throw fsError(FsErrorCode.IS_DIRECTORY, `${p} is a directory; use list or glob to see what it holds`, { path: p });
-    if (!info.isFile()) throw specialFile(p);
-    await checkDescriptor(workspace, handle, p);
-    return { handle, size: info.size, mtimeMs: info.mtimeMs, mode: info.mode & 0o7777, uid: info.uid, gid: info.gid };
+    const info = fstatSync(fd);
+    if (info.isDirectory()) {
+      throw fsError(FsErrorCode.IS_DIRECTORY, `${real} is a directory; use list or glob to see what it holds`, { path: real });
+    }
+    if (!info.isFile()) throw specialFile(real);
+    if (info.nlink > 1 && !workspace.allowsHardLinks(real)) {
+      throw fsError(
+        FsErrorCode.HARD_LINK,
+        `${real} has ${info.nlink} hard links, so its content may belong to a file outside the workspace; it is refused (see the allowHardLinks option)`,
+        { path: real, links: info.nlink },
+      );
+    }
+    const actual = descriptorPath(fd);
+    if (actual !== real) {
+      if (workspace.rootOf(actual) === undefined) {
+        throw fsError(FsErrorCode.SYMLINK_ESCAPE, `${real} was swapped for a path outside the workspace (${actual}) while it was opened`, {
+          path: real,
+          resolved: actual,
+        });
+      }
+      throw changed(real, actual);
+    }
+    return { fd, size: info.size, mtimeMs: info.mtimeMs, mode: info.mode & 0o7777, uid: info.uid, gid: info.gid };
   } catch (error) {
-    await handle.close();
-    throw fromOsError(error, p, 'opening');
+    closeQuietly(fd);
+    throw fromOsError(error, real, 'opening');
+  }
+}
+
+/** Reads up to `length` bytes at the descriptor's current position (one thread-pool round trip). */
+export async function readChunk(fd: number, buffer: Buffer, length: number): Promise<number> {
+  const { bytesRead } = await readAt(fd, buffer, 0, length, null);
+  return bytesRead;
+}
+
+function closeQuietly(fd: number): void {
+  try {
+    closeSync(fd);
+  } catch {
+    // Nothing more to release.
   }
 }
 
@@ -61,18 +122,12 @@ function specialFile(p: string): Error {
   });
 }
 
-async function checkDescriptor(workspace: Workspace, handle: FileHandle, p: string): Promise<void> {
-  if (process.platform !== 'linux') return;
-  let actual: string;
+/** Runs `work` with the target pinned, and releases the descriptors when it settles. */
+export async function withPinned<T>(workspace: Workspace, target: ResolvedPath, work: (pinned: PinnedTarget) => Promise<T>): Promise<T> {
+  const pinned = openPinned(workspace, target);
   try {
-    actual = await readlink(`/proc/self/fd/${handle.fd}`);
-  } catch {
-    return; // No /proc: the realpath check already ran.
-  }
-  if (workspace.rootOf(actual) === undefined) {
-    throw fsError(FsErrorCode.SYMLINK_ESCAPE, `${p} was swapped for a path outside the workspace (${actual}) while it was opened`, {
-      path: p,
-      resolved: actual,
-    });
+    return await work(pinned);
+  } finally {
+    pinned.close();
   }
 }

@@ -1,4 +1,5 @@
-import { closeSync, constants, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { descriptorPath } from '../internal/pinned-dir.js';
 
 /** One line that matched, with its context. */
 export interface FileMatches {
@@ -18,8 +19,11 @@ let buffer = Buffer.allocUnsafe(1 << 20);
  * common case, and a few syscalls each beat a thread-pool round trip),
  * refusing links without following them and never blocking on a FIFO (the
  * walk only offers regular files; a swapped-in directory fails to read).
+ * The opened descriptor must be a regular file at exactly `file` (a parent
+ * swapped for a symlink during the search is caught), with one hard link
+ * unless `hardLinkAllowed`; otherwise the file is skipped as unreadable.
  */
-export function readSmallFile(file: string, maxBytes: number): Buffer | Skip {
+export function readSmallFile(file: string, maxBytes: number, hardLinkAllowed: (real: string) => boolean): Buffer | Skip {
   let fd: number;
   try {
     fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
@@ -27,6 +31,8 @@ export function readSmallFile(file: string, maxBytes: number): Buffer | Skip {
     return 'unreadable';
   }
   try {
+    const info = fstatSync(fd);
+    if (!info.isFile() || (info.nlink > 1 && !hardLinkAllowed(file)) || descriptorPath(fd) !== file) return 'unreadable';
     let length = 0;
     for (;;) {
       if (length === buffer.length) {

@@ -1,5 +1,7 @@
-import { type Dirent, readdirSync } from 'node:fs';
+import type { Dirent } from 'node:fs';
 import path from 'node:path';
+import { PinnedDirectory } from '../internal/pinned-dir.js';
+import type { Workspace } from '../workspace.js';
 import { IgnoreRules } from './ignore-rules.js';
 
 /** A regular file found by `walkFiles`. */
@@ -11,6 +13,7 @@ export interface WalkedFile {
 
 /** How to walk. */
 export interface WalkOptions {
+  readonly workspace: Workspace;
   readonly root: string;
   readonly base: string;
   readonly includeIgnored: boolean;
@@ -21,9 +24,11 @@ const directoriesPerBreath = 32;
 
 /**
  * Every regular file beneath `base`, sorted by relative path. Symbolic
- * links are not followed, so a walk never leaves the workspace; `.git` and,
+ * links are not followed, and each directory is read through a descriptor
+ * checked to be where the walk expects it, so a walk never leaves the
+ * workspace, even when a directory is swapped for a link during it; `.git` and,
  * unless `includeIgnored`, what `.gitignore` files ignore are skipped
- * (ignored directories are not entered), as are unreadable directories.
+ * (ignored directories are not entered), as are unreadable (or swapped) directories.
  * Directories are read synchronously (much faster than a thread-pool round
  * trip each), yielding to the event loop between batches.
  */
@@ -43,7 +48,7 @@ export async function walkFiles(options: WalkOptions): Promise<WalkedFile[]> {
     options.signal.throwIfAborted();
     let entries: Dirent[];
     try {
-      entries = readdirSync(next.dir, { withFileTypes: true });
+      entries = PinnedDirectory.entries(options.workspace, next.dir);
     } catch {
       continue;
     }

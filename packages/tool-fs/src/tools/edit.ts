@@ -5,10 +5,13 @@ import { editExternal, multiEditExternal } from '../external.js';
 import { applyEdits, type EditSpec } from '../internal/apply-edits.js';
 import { failureCard, outputOf, shown } from '../internal/cards.js';
 import { readCurrent } from '../internal/current-file.js';
+import { unifiedDiff } from '../internal/diff.js';
 import { commitWrite, passGate } from '../internal/mutation.js';
+import { type PinnedTarget, withPinned } from '../internal/open-file.js';
 import { withPathLock } from '../internal/path-lock.js';
 import type { FsRuntime } from '../internal/runtime.js';
 import { decodeStrict, looksBinary, shapeOf, toDiskText, toWorkingInput, toWorkingText } from '../internal/text.js';
+import type { ResolvedPath } from '../workspace.js';
 
 const filePath = z.string().min(1).describe('The file to change: absolute, or relative to the working directory.');
 const editFields = {
@@ -73,39 +76,45 @@ export function multiEditTool(rt: FsRuntime) {
 }
 
 async function editFile(rt: FsRuntime, ctx: ToolContext, file: string, edits: readonly EditSpec[]): Promise<EditOutput> {
-  const target = await rt.workspace.resolve(file, 'write');
-  return withPathLock(target.real, async () => {
-    const current = await readCurrent(rt.workspace, target, { keepBytes: true, maxBytes: rt.options.maxEditBytes, signal: ctx.signal });
-    if (!current.exists || current.bytes === undefined) {
-      throw fsError(FsErrorCode.NOT_FOUND, `${target.real} does not exist; use write to create it`, { path: target.real });
-    }
-    if (looksBinary(current.bytes)) {
-      throw fsError(FsErrorCode.BINARY_FILE, `${target.real} looks like a binary file (it holds NUL bytes) and cannot be edited as text`, {
-        path: target.real,
-      });
-    }
-    await passGate(ctx, 'fs/edit-intent', target.real, current.sha256);
-    const raw = decodeStrict(current.bytes, target.real);
-    const shape = shapeOf(raw);
-    const before = toWorkingText(raw, shape);
-    const working = edits.map((e) => ({
-      old_string: toWorkingInput(e.old_string, shape),
-      new_string: toWorkingInput(e.new_string, shape),
-      replace_all: e.replace_all,
-    }));
-    const applied = applyEdits(before, working, target.real);
-    const bytes = Buffer.from(toDiskText(applied.text, shape), 'utf8');
-    if (bytes.equals(current.bytes)) {
-      throw fsError(FsErrorCode.NO_CHANGE, `the edits leave ${target.real} exactly as it was`, { path: target.real });
-    }
-    const previous = rt.ledger.get(target.real);
-    const complete = previous?.state === 'present' && previous.complete;
-    const written = await commitWrite(ctx, target, current, bytes, complete);
-    const diff = createTwoFilesPatch(target.real, target.real, before, toWorkingText(toDiskText(applied.text, shape), shape), '', '', {
-      context: 3,
+  const target = rt.workspace.resolve(file, 'write');
+  return withPathLock(target.real, () => withPinned(rt.workspace, target, (pinned) => editPinned(rt, ctx, target, pinned, edits)));
+}
+
+async function editPinned(
+  rt: FsRuntime,
+  ctx: ToolContext,
+  target: ResolvedPath,
+  pinned: PinnedTarget,
+  edits: readonly EditSpec[],
+): Promise<EditOutput> {
+  const current = await readCurrent(pinned, target.real, { keepBytes: true, maxBytes: rt.options.maxEditBytes, signal: ctx.signal });
+  if (!current.exists || current.bytes === undefined) {
+    throw fsError(FsErrorCode.NOT_FOUND, `${target.real} does not exist; use write to create it`, { path: target.real });
+  }
+  if (looksBinary(current.bytes)) {
+    throw fsError(FsErrorCode.BINARY_FILE, `${target.real} looks like a binary file (it holds NUL bytes) and cannot be edited as text`, {
+      path: target.real,
     });
-    return { path: target.real, replacements: applied.replacements, diff, sha256: written.sha256 };
-  });
+  }
+  await passGate(ctx, 'fs/edit-intent', target.real, current.sha256);
+  const raw = decodeStrict(current.bytes, target.real);
+  const shape = shapeOf(raw);
+  const before = toWorkingText(raw, shape);
+  const working = edits.map((e) => ({
+    old_string: toWorkingInput(e.old_string, shape),
+    new_string: toWorkingInput(e.new_string, shape),
+    replace_all: e.replace_all,
+  }));
+  const applied = applyEdits(before, working, target.real);
+  const bytes = Buffer.from(toDiskText(applied.text, shape), 'utf8');
+  if (bytes.equals(current.bytes)) {
+    throw fsError(FsErrorCode.NO_CHANGE, `the edits leave ${target.real} exactly as it was`, { path: target.real });
+  }
+  const previous = rt.ledger.get(target.real);
+  const complete = previous?.state === 'present' && previous.complete;
+  const written = await commitWrite(ctx, rt, target, pinned, current, bytes, complete);
+  const diff = unifiedDiff(target.real, before, toWorkingText(toDiskText(applied.text, shape), shape));
+  return { path: target.real, replacements: applied.replacements, diff, sha256: written.sha256 };
 }
 
 function snippetDiff(file: unknown, edits: readonly unknown[]): string {

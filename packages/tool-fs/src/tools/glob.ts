@@ -35,11 +35,12 @@ export function globTool(rt: FsRuntime) {
     external: globExternal,
     async execute(args, ctx): Promise<GlobOutput> {
       const match = globMatcher(args.pattern);
-      const target = await rt.workspace.resolve(args.path ?? '.', 'read');
+      const target = rt.workspace.resolve(args.path ?? '.', 'read');
       if ((await kindOf(target.real)) !== 'directory') {
         throw fsError(FsErrorCode.NOT_A_DIRECTORY, `${target.real} is a file; glob searches a directory`, { path: target.real });
       }
       const walked = await walkFiles({
+        workspace: rt.workspace,
         root: target.root,
         base: target.real,
         includeIgnored: args.include_ignored === true,

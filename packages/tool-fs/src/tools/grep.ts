@@ -67,13 +67,13 @@ export function grepTool(rt: FsRuntime) {
         );
       }
       const match = args.glob === undefined ? undefined : globMatcher(args.glob);
-      const target = await rt.workspace.resolve(args.path ?? '.', 'read');
+      const target = rt.workspace.resolve(args.path ?? '.', 'read');
       const kind = await kindOf(target.real);
       const includeIgnored = args.include_ignored === true;
       const all: WalkedFile[] =
         kind === 'file'
           ? [{ abs: target.real, rel: path.basename(target.real) }]
-          : await walkFiles({ root: target.root, base: target.real, includeIgnored, signal });
+          : await walkFiles({ workspace: rt.workspace, root: target.root, base: target.real, includeIgnored, signal });
       const files = match === undefined ? all : all.filter((f) => match(f.rel));
       const mode = args.output_mode ?? 'files_with_matches';
       const cap = args.max_results ?? rt.options.maxResults;
@@ -106,7 +106,7 @@ export function grepTool(rt: FsRuntime) {
           sinceBreath = 0;
           await breathe(signal);
         }
-        const bytes = readSmallFile(file.abs, rt.options.maxEditBytes);
+        const bytes = readSmallFile(file.abs, rt.options.maxEditBytes, (real) => rt.workspace.allowsHardLinks(real));
         if (typeof bytes === 'string' || looksBinary(bytes)) continue;
         const hit = searchBytes(bytes, regex, prefilter, mode === 'content');
         if (hit === undefined) continue;

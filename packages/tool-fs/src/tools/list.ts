@@ -1,12 +1,12 @@
 import type { Dirent } from 'node:fs';
-import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { defineTool, z } from '@deepseek-ai/dsh-core';
 import picomatch from 'picomatch';
-import { FsErrorCode, fromOsError, fsError } from '../errors.js';
+import { FsErrorCode, fsError } from '../errors.js';
 import { listExternal } from '../external.js';
 import { failureCard, outputOf, shown } from '../internal/cards.js';
 import { kindOf } from '../internal/directory.js';
+import { PinnedDirectory } from '../internal/pinned-dir.js';
 import type { FsRuntime } from '../internal/runtime.js';
 import { IgnoreRules } from '../search/ignore-rules.js';
 
@@ -48,16 +48,11 @@ export function listTool(rt: FsRuntime) {
     idempotent: true,
     external: listExternal,
     async execute(args, ctx): Promise<ListOutput> {
-      const target = await rt.workspace.resolve(args.path ?? '.', 'read');
+      const target = rt.workspace.resolve(args.path ?? '.', 'read');
       if ((await kindOf(target.real)) !== 'directory') {
         throw fsError(FsErrorCode.NOT_A_DIRECTORY, `${target.real} is a file; use read to see it`, { path: target.real });
       }
-      let dirents: Dirent[];
-      try {
-        dirents = await readdir(target.real, { withFileTypes: true });
-      } catch (error) {
-        throw fromOsError(error, target.real, 'listing');
-      }
+      const dirents = PinnedDirectory.entries(rt.workspace, target.real);
       ctx.signal.throwIfAborted();
       const skip = (args.ignore ?? []).map((g) => picomatch(g, { dot: true }));
       const rules = args.include_ignored === true ? undefined : await IgnoreRules.at(target.root, target.real);

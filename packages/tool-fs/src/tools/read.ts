@@ -3,8 +3,9 @@ import { defineTool, z } from '@deepseek-ai/dsh-core';
 import { FsErrorCode, fromOsError, fsError } from '../errors.js';
 import { readExternal } from '../external.js';
 import { failureCard, outputOf, shown } from '../internal/cards.js';
+import { reachedEnd } from '../internal/current-file.js';
 import { observe } from '../internal/mutation.js';
-import { openRegular } from '../internal/open-file.js';
+import { type OpenedFile, readChunk, withPinned } from '../internal/open-file.js';
 import type { FsRuntime } from '../internal/runtime.js';
 import { looksBinary } from '../internal/text.js';
 
@@ -42,21 +43,20 @@ export function readTool(rt: FsRuntime) {
     idempotent: true,
     external: readExternal,
     async execute(args, ctx): Promise<ReadOutput> {
-      const target = await rt.workspace.resolve(args.file_path, 'read');
-      const opened = await openRegular(rt.workspace, target);
-      if (opened === undefined) {
-        await observe(ctx, { state: 'absent', path: target.real });
-        throw fsError(FsErrorCode.NOT_FOUND, `${target.real} does not exist`, { path: target.real });
-      }
-      try {
-        return await readLines(rt, target.real, opened, args.offset ?? 1, args.limit ?? rt.options.maxReadLines, ctx.signal, (o) =>
-          observe(ctx, o),
-        );
-      } catch (error) {
-        throw fromOsError(error, target.real, 'reading');
-      } finally {
-        await opened.handle.close();
-      }
+      const target = rt.workspace.resolve(args.file_path, 'read');
+      return withPinned(rt.workspace, target, async ({ file }) => {
+        if (file === undefined) {
+          await observe(ctx, { state: 'absent', path: target.real });
+          throw fsError(FsErrorCode.NOT_FOUND, `${target.real} does not exist`, { path: target.real });
+        }
+        try {
+          return await readLines(rt, target.real, file, args.offset ?? 1, args.limit ?? rt.options.maxReadLines, ctx.signal, (o) =>
+            observe(ctx, o),
+          );
+        } catch (error) {
+          throw fromOsError(error, target.real, 'reading');
+        }
+      });
     },
     present: {
       presentCall: (args) => ({
@@ -78,13 +78,11 @@ export function readTool(rt: FsRuntime) {
   });
 }
 
-type Opened = NonNullable<Awaited<ReturnType<typeof openRegular>>>;
-
 /** Streams the file once: bounded memory whatever its size or line length. */
 async function readLines(
   rt: FsRuntime,
   path: string,
-  opened: Opened,
+  opened: OpenedFile,
   startLine: number,
   limit: number,
   signal: AbortSignal,
@@ -150,11 +148,13 @@ async function readLines(
 
   for (;;) {
     signal.throwIfAborted();
-    const { bytesRead } = await opened.handle.read(buffer, 0, chunkSize, null);
+    const bytesRead = await readChunk(opened.fd, buffer, chunkSize);
     if (bytesRead === 0) {
       eof = true;
       break;
     }
+    // A short read that covers the fstat size is the end: no extra round trip to see 0 bytes.
+    eof = reachedEnd(bytesRead, chunkSize, bytes + bytesRead, opened.size);
     const chunk = buffer.subarray(0, bytesRead);
     if (first) {
       first = false;
@@ -170,7 +170,7 @@ async function readLines(
     newlines += countNewlines(chunk);
     lastByte = chunk[bytesRead - 1] ?? lastByte;
     if (!outputDone) take(decoder.decode(chunk, { stream: true }));
-    if (outputDone && !hashWhole) break;
+    if (eof || (outputDone && !hashWhole)) break;
   }
   if (eof && !outputDone) {
     take(decoder.decode());

@@ -3,6 +3,7 @@ import { writeExternal } from '../external.js';
 import { failureCard, outputOf, shown } from '../internal/cards.js';
 import { readCurrent } from '../internal/current-file.js';
 import { commitWrite, passGate } from '../internal/mutation.js';
+import { withPinned } from '../internal/open-file.js';
 import { withPathLock } from '../internal/path-lock.js';
 import type { FsRuntime } from '../internal/runtime.js';
 
@@ -28,18 +29,20 @@ export function writeTool(rt: FsRuntime) {
     input,
     external: writeExternal,
     async execute(args, ctx): Promise<WriteOutput> {
-      const target = await rt.workspace.resolve(args.file_path, 'write');
-      return withPathLock(target.real, async () => {
-        const current = await readCurrent(rt.workspace, target, {
-          keepBytes: false,
-          maxBytes: rt.options.maxEditBytes,
-          signal: ctx.signal,
-        });
-        await passGate(ctx, 'fs/write-intent', target.real, current.exists ? current.sha256 : null);
-        const bytes = Buffer.from(args.content, 'utf8');
-        const written = await commitWrite(ctx, target, current, bytes, true);
-        return { path: target.real, created: written.created, bytes: bytes.length, sha256: written.sha256 };
-      });
+      const target = rt.workspace.resolve(args.file_path, 'write');
+      return withPathLock(target.real, () =>
+        withPinned(rt.workspace, target, async (pinned) => {
+          const current = await readCurrent(pinned, target.real, {
+            keepBytes: false,
+            maxBytes: rt.options.maxEditBytes,
+            signal: ctx.signal,
+          });
+          await passGate(ctx, 'fs/write-intent', target.real, current.exists ? current.sha256 : null);
+          const bytes = Buffer.from(args.content, 'utf8');
+          const written = await commitWrite(ctx, rt, target, pinned, current, bytes, true);
+          return { path: target.real, created: written.created, bytes: bytes.length, sha256: written.sha256 };
+        }),
+      );
     },
     present: {
       presentCall: (args) => {

@@ -1,4 +1,4 @@
-import { PermissionsError, PermissionsErrorCode } from './errors.js';
+import { RulesError, RulesErrorCode } from './errors.js';
 
 /** The three lists of a `permissions` block. */
 export type RuleList = 'allow' | 'deny' | 'ask';
@@ -28,7 +28,7 @@ const toolName = /^[A-Za-z0-9_-]+$/;
 const mcpName = /^mcp__[A-Za-z0-9_*-]+$/;
 
 /**
- * Parses one rule. Throws a {@link PermissionsError} with code
+ * Parses one rule. Throws a {@link RulesError} with code
  * `INVALID_RULE` whose message quotes the rule and says what is wrong.
  * `Tool(*)` is the same as `Tool`; wildcards in a tool name are accepted
  * only after `mcp__` (`mcp__github__*`).
@@ -81,8 +81,8 @@ function checkName(name: string, rule: string): void {
   if (!toolName.test(name)) throw invalid(rule, `"${name}" is not a tool name (letters, digits, "_" and "-")`);
 }
 
-function invalid(rule: string, why: string): PermissionsError {
-  return new PermissionsError(PermissionsErrorCode.INVALID_RULE, `invalid permission rule ${JSON.stringify(rule)}: ${why}`, { rule });
+function invalid(rule: string, why: string): RulesError {
+  return new RulesError(RulesErrorCode.INVALID_RULE, `invalid permission rule ${JSON.stringify(rule)}: ${why}`, { rule });
 }
 
 /** Formats a rule for Claude Code's settings: `Tool` or `Tool(specifier)`. */

@@ -1,0 +1,108 @@
+// Benchmarks of dsh-mcp, printed as ratios against baselines measured in the same run. Never fails.
+//   call: mcp__everything__echo through the whole pipeline against the SDK client's own callTool
+//         on the same stdio server (server-everything; target <= 1.1x). Wall time per call, and this
+//         process's CPU time per call, which a loaded machine disturbs less.
+//   start-up: five stdio servers started in parallel by the plugin against the slowest of them
+//         started alone (target <= 1.3x).
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { createTestHost } from '@deepseek-ai/dsh-core/testing';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { mcp } from '../dist/index.js';
+
+const require = createRequire(import.meta.url);
+const everything = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
+const filesystem = require.resolve('@modelcontextprotocol/server-filesystem/dist/index.js');
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const ratio = (a, b) => `${(a / b).toFixed(2)}x`;
+
+async function callBench() {
+  const calls = 300;
+  const rounds = 7;
+  const sdk = new Client({ name: 'bench', version: '0' });
+  await sdk.connect(new StdioClientTransport({ command: process.execPath, args: [everything, 'stdio'], stderr: 'ignore' }));
+  const plugin = mcp({ servers: { everything: { command: process.execPath, args: [everything, 'stdio'] } } });
+  const t = await createTestHost({ plugins: [plugin] });
+  await plugin.ready();
+  const timed = async (one) => {
+    const cpu = process.cpuUsage();
+    const start = performance.now();
+    for (let i = 0; i < calls; i++) await one(i);
+    const used = process.cpuUsage(cpu);
+    return { wall: (performance.now() - start) / calls, cpu: (used.user + used.system) / 1000 / calls };
+  };
+  const viaSdk = () =>
+    timed(async (i) => {
+      const r = await sdk.callTool({ name: 'echo', arguments: { message: `m${i}` } });
+      if (r.isError) throw new Error('sdk call failed');
+    });
+  let id = 0;
+  const viaPipeline = () =>
+    timed(async (i) => {
+      const o = await t.host.runStep({ calls: [{ id: `c${id++}`, name: 'mcp__everything__echo', args: `{"message":"m${i}"}` }] });
+      if (o.results[0].outcome.status !== 'ok') throw new Error(JSON.stringify(o.results[0].outcome));
+    });
+  await viaSdk();
+  await viaPipeline();
+  const a = [];
+  const b = [];
+  for (let r = 0; r < rounds; r++) {
+    // Alternate, so drift in machine load hits both sides alike.
+    a.push(await viaSdk());
+    b.push(await viaPipeline());
+  }
+  await sdk.close();
+  await plugin.close();
+  const wall = [median(a.map((x) => x.wall)), median(b.map((x) => x.wall))];
+  const cpu = [median(a.map((x) => x.cpu)), median(b.map((x) => x.cpu))];
+  console.log(
+    `call   SDK callTool ${wall[0].toFixed(3)} ms/call, pipeline ${wall[1].toFixed(3)} ms/call: ${ratio(wall[1], wall[0])} (target <= 1.10x)`,
+  );
+  console.log(
+    `call   client CPU: SDK callTool ${cpu[0].toFixed(3)} ms/call, pipeline ${cpu[1].toFixed(3)} ms/call: ${ratio(cpu[1], cpu[0])}`,
+  );
+}
+
+const fiveServers = {
+  e1: { command: process.execPath, args: [everything, 'stdio'] },
+  e2: { command: process.execPath, args: [everything, 'stdio'] },
+  e3: { command: process.execPath, args: [everything, 'stdio'] },
+  f1: { command: process.execPath, args: [filesystem, tmpdir()] },
+  f2: { command: process.execPath, args: [filesystem, tmpdir()] },
+};
+
+async function startUp(servers) {
+  const plugin = mcp({ servers });
+  const start = performance.now();
+  const t = await createTestHost({ plugins: [plugin] });
+  await plugin.ready();
+  const elapsed = performance.now() - start;
+  if (plugin.servers().some((s) => s.state !== 'ready')) throw new Error(JSON.stringify(plugin.servers()));
+  if (t.host.tools.list().length === 0) throw new Error('no tools');
+  await plugin.close();
+  return elapsed;
+}
+
+async function startBench() {
+  const rounds = 5;
+  const together = [];
+  const slowest = [];
+  await startUp(fiveServers);
+  for (let r = 0; r < rounds; r++) {
+    together.push(await startUp(fiveServers));
+    const alone = [];
+    for (const [name, entry] of Object.entries(fiveServers)) alone.push(await startUp({ [name]: entry }));
+    slowest.push(Math.max(...alone));
+  }
+  const ours = median(together);
+  const base = median(slowest);
+  console.log(`start  slowest alone ${base.toFixed(1)} ms, five in parallel ${ours.toFixed(1)} ms: ${ratio(ours, base)} (target <= 1.30x)`);
+}
+
+try {
+  await callBench();
+  await startBench();
+} catch (error) {
+  console.log(`bench could not run: ${error instanceof Error ? error.message : String(error)}`);
+}

@@ -1,0 +1,297 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  type CallToolResult,
+  CallToolResultSchema,
+  ElicitRequestSchema,
+  type Tool,
+  ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import { callError } from './call-error.js';
+import type { ResolvedServer } from './config.js';
+import { answerElicitation, type ElicitationHandler } from './elicitation.js';
+import { McpCallError, McpErrorCode } from './errors.js';
+import { httpTransport } from './http-transport.js';
+import { listAllTools, type SkippedTool } from './list-tools.js';
+import { StdioTransport } from './stdio-transport.js';
+import { version } from './version.js';
+
+/** Where a server is in its life. */
+export type McpServerState = 'starting' | 'ready' | 'restarting' | 'failed' | 'closed' | 'invalid';
+
+/** The last thing that went wrong with a server. */
+export interface McpServerError {
+  readonly code: McpErrorCode;
+  readonly message: string;
+  /** When, as an ISO date. */
+  readonly at: string;
+}
+
+/** How a connection behaves; all resolved from the plugin's options. */
+export interface ConnectionSettings {
+  readonly startupTimeoutMs: number;
+  readonly retry: { readonly initialDelayMs: number; readonly maxDelayMs: number; readonly maxAttempts: number };
+  readonly stderrBytes: number;
+  readonly killGraceMs: number;
+  readonly maxListPages: number;
+  readonly elicit: ElicitationHandler | undefined;
+}
+
+/** What a call needs besides its arguments. */
+export interface CallSettings {
+  readonly signal: AbortSignal;
+  readonly timeoutMs: number;
+  readonly onProgress: (progress: { progress: number; total?: number | undefined; message?: string | undefined }) => void;
+}
+
+/**
+ * One MCP server: its client, its transport and its life (start, list tools,
+ * follow `tools/list_changed`, restart with backoff after a failure or exit,
+ * close). Calls are refused with `MCP_SERVER_UNAVAILABLE` unless it is ready.
+ */
+export class ServerConnection {
+  readonly config: ResolvedServer;
+  #state: McpServerState = 'starting';
+  #client: Client | undefined;
+  #transport: StdioTransport | StreamableHTTPClientTransport | undefined;
+  #lastStderr = '';
+  #lastError: McpServerError | undefined;
+  #attempts = 0;
+  #restarts = 0;
+  #retryTimer: NodeJS.Timeout | undefined;
+  #tools: readonly Tool[] = [];
+  #malformed: readonly SkippedTool[] = [];
+  #closing = false;
+  #firstAttempt: Promise<void>;
+  #settleFirst!: () => void;
+  #refreshing: Promise<void> | undefined;
+  #refreshAgain = false;
+  readonly #settings: ConnectionSettings;
+  readonly #onTools: (tools: readonly Tool[]) => void;
+
+  constructor(config: ResolvedServer, settings: ConnectionSettings, onTools: (tools: readonly Tool[]) => void) {
+    this.config = config;
+    this.#settings = settings;
+    this.#onTools = onTools;
+    this.#firstAttempt = new Promise((resolve) => {
+      this.#settleFirst = resolve;
+    });
+  }
+
+  get state(): McpServerState {
+    return this.#state;
+  }
+  get lastError(): McpServerError | undefined {
+    return this.#lastError;
+  }
+  get restarts(): number {
+    return this.#restarts;
+  }
+  get tools(): readonly Tool[] {
+    return this.#tools;
+  }
+  /** The stdio server's pid (its process group id), while it runs. */
+  get pid(): number | undefined {
+    return this.#transport instanceof StdioTransport ? this.#transport.pid : undefined;
+  }
+  /** The tail of the stdio server's stderr (of the last process, if it exited). */
+  get stderrTail(): string {
+    return this.#transport instanceof StdioTransport ? this.#transport.stderr.text() : this.#lastStderr;
+  }
+  get protocolVersion(): string | undefined {
+    return this.#transport?.protocolVersion;
+  }
+  get serverInfo(): { readonly name: string; readonly version: string } | undefined {
+    const info = this.#client?.getServerVersion();
+    return info === undefined ? undefined : { name: info.name, version: info.version };
+  }
+
+  /** Settles when the first start attempt has succeeded or failed. */
+  firstAttempt(): Promise<void> {
+    return this.#firstAttempt;
+  }
+
+  /** Starts the server (again, after `failed`). */
+  start(): void {
+    if (this.#closing) return;
+    this.#attempts = 0;
+    void this.#connect();
+  }
+
+  async #connect(): Promise<void> {
+    this.#state = this.#restarts === 0 && this.#attempts === 0 ? 'starting' : 'restarting';
+    this.#attempts += 1;
+    const transport = this.#makeTransport();
+    const client = new Client({ name: 'dsh-mcp', version }, { capabilities: { elicitation: { form: {} } } });
+    client.setRequestHandler(ElicitRequestSchema, (request, extra) =>
+      answerElicitation(this.config.name, this.#settings.elicit, request.params, extra.signal),
+    );
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.#refreshTools(client));
+    client.onerror = () => undefined; // stray lines and transport hiccups: the connection's fate decides, not each error
+    this.#transport = transport;
+    this.#client = client;
+    try {
+      await client.connect(transport as Transport, { timeout: this.#settings.startupTimeoutMs });
+      if (this.#closing) throw new Error('closed while starting');
+      this.#tools = await this.#listTools(client);
+    } catch (error) {
+      await this.#dropConnection(client, transport);
+      if (this.#closing) return this.#settleFirst();
+      this.#fail(McpErrorCode.MCP_START_FAILED, `server "${this.config.name}" did not start: ${describe(error)}${this.#stderrNote()}`);
+      return;
+    }
+    client.onclose = () => this.#lost(client);
+    this.#state = 'ready';
+    this.#attempts = 0;
+    this.#onTools(this.#tools);
+    this.#settleFirst();
+  }
+
+  #makeTransport(): StdioTransport | StreamableHTTPClientTransport {
+    const c = this.config;
+    if (c.transport === 'http') return httpTransport(c.url, c.headers);
+    return new StdioTransport({
+      command: c.command,
+      args: c.args,
+      env: c.env,
+      cwd: c.cwd,
+      stderrBytes: this.#settings.stderrBytes,
+      killGraceMs: this.#settings.killGraceMs,
+    });
+  }
+
+  #stderrNote(): string {
+    const tail = this.stderrTail.trim();
+    return tail === '' ? '' : `; its stderr ends with: ${tail.slice(-500)}`;
+  }
+
+  async #dropConnection(client: Client, transport: StdioTransport | StreamableHTTPClientTransport): Promise<void> {
+    client.onclose = () => undefined;
+    if (transport instanceof StdioTransport) this.#lastStderr = transport.stderr.text();
+    await client.close().catch(() => undefined);
+    await transport.close().catch(() => undefined);
+  }
+
+  /** The connection closed without `close()`: the process died or the server hung up. */
+  #lost(client: Client): void {
+    if (this.#closing || client !== this.#client) return;
+    const exit = this.#transport instanceof StdioTransport ? this.#transport.exit : undefined;
+    const how = exit === undefined ? '' : exit.signal !== null ? ` (killed by ${exit.signal})` : ` (exit code ${exit.code})`;
+    this.#restarts += 1;
+    this.#fail(McpErrorCode.MCP_SERVER_EXITED, `server "${this.config.name}" closed its connection${how}${this.#stderrNote()}`);
+  }
+
+  #fail(code: McpErrorCode, message: string): void {
+    this.#lastError = { code, message, at: new Date().toISOString() };
+    const { initialDelayMs, maxDelayMs, maxAttempts } = this.#settings.retry;
+    if (this.#attempts >= maxAttempts) {
+      this.#state = 'failed';
+    } else {
+      this.#state = 'restarting';
+      const delay = Math.min(maxDelayMs, initialDelayMs * 2 ** Math.max(0, this.#attempts - 1));
+      this.#retryTimer = setTimeout(() => {
+        this.#retryTimer = undefined;
+        void this.#connect();
+      }, delay);
+      this.#retryTimer.unref();
+    }
+    this.#settleFirst();
+  }
+
+  async #listTools(client: Client): Promise<Tool[]> {
+    const listed = await listAllTools(client, this.#settings.maxListPages, this.#settings.startupTimeoutMs);
+    this.#malformed = listed.malformed;
+    return listed.tools;
+  }
+
+  /** Tools of the last listing that were not valid tool entries. */
+  get malformed(): readonly SkippedTool[] {
+    return this.#malformed;
+  }
+
+  /** Re-lists tools on `notifications/tools/list_changed`; a burst of notifications makes at most one more listing. */
+  #refreshTools(client: Client): Promise<void> {
+    if (this.#refreshing !== undefined) {
+      this.#refreshAgain = true;
+      return this.#refreshing;
+    }
+    this.#refreshing = (async () => {
+      do {
+        this.#refreshAgain = false;
+        try {
+          const tools = await this.#listTools(client);
+          if (client !== this.#client || this.#state !== 'ready') return;
+          this.#tools = tools;
+          this.#onTools(tools);
+        } catch (error) {
+          this.#lastError = {
+            code: McpErrorCode.MCP_PROTOCOL_ERROR,
+            message: `re-listing tools failed: ${describe(error)}`,
+            at: new Date().toISOString(),
+          };
+        }
+      } while (this.#refreshAgain);
+    })().finally(() => {
+      this.#refreshing = undefined;
+    });
+    return this.#refreshing;
+  }
+
+  /** Settles when a tool-list refresh in progress (if any) is done. */
+  settled(): Promise<void> {
+    return this.#refreshing ?? Promise.resolve();
+  }
+
+  /** Calls a tool; throws `McpCallError` with a code for every failure but `isError` (returned as is). */
+  async call(tool: string, args: Readonly<Record<string, unknown>>, settings: CallSettings): Promise<CallToolResult> {
+    const client = this.#client;
+    if (this.#state !== 'ready' || client === undefined) {
+      const why = this.#lastError === undefined ? '' : `: ${this.#lastError.message}`;
+      throw new McpCallError(McpErrorCode.MCP_SERVER_UNAVAILABLE, `MCP server "${this.config.name}" is ${this.#state}${why}`);
+    }
+    try {
+      return (await client.request({ method: 'tools/call', params: { name: tool, arguments: { ...args } } }, CallToolResultSchema, {
+        signal: settings.signal,
+        timeout: settings.timeoutMs,
+        maxTotalTimeout: settings.timeoutMs,
+        onprogress: settings.onProgress,
+      })) as CallToolResult;
+    } catch (error) {
+      throw callError(error, {
+        server: this.config.name,
+        aborted: settings.signal.aborted,
+        timeoutMs: settings.timeoutMs,
+        ready: this.#state === 'ready',
+        exitMessage: this.#lastError?.code === McpErrorCode.MCP_SERVER_EXITED ? this.#lastError.message : undefined,
+      });
+    }
+  }
+
+  /** Stops the server for good: no more restarts; a stdio server's process group is killed. */
+  async close(): Promise<void> {
+    this.#closing = true;
+    this.#state = 'closed';
+    if (this.#retryTimer !== undefined) clearTimeout(this.#retryTimer);
+    this.#settleFirst();
+    const client = this.#client;
+    const transport = this.#transport;
+    if (client === undefined || transport === undefined) return;
+    // Tell an HTTP server its session is over (best effort), so it can free it.
+    if (!(transport instanceof StdioTransport) && transport.sessionId !== undefined) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        transport.terminateSession().catch(() => undefined),
+        new Promise<void>((resolve) => {
+          timer = setTimeout(resolve, this.#settings.killGraceMs);
+        }),
+      ]);
+      clearTimeout(timer);
+    }
+    await this.#dropConnection(client, transport);
+  }
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
