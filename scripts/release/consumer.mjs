@@ -1,6 +1,7 @@
 // The consumer smoke test: the packed tarballs installed with npm into a fresh project outside
-// the workspace, then the root README's example (plus every-plugin.ts and an import of every
-// published entry point) type-checked with tsc against the published .d.ts files and run with node.
+// the workspace, then the root README's examples (the host example and the Install section's), plus
+// every-plugin.ts and an import of every published entry point, type-checked with tsc against the
+// published .d.ts files and run with node; and the installed `dsh` bin's --version.
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,6 +12,8 @@ import { readManifest, workspaceRoot } from './workspace.mjs';
 const here = dirname(fileURLToPath(import.meta.url));
 /** The README section whose code block the smoke test compiles and runs. */
 export const readmeSection = 'A host with a tool, a hook, a guard and an approval provider';
+/** The README section that tells an integrator what to install; its ```ts block runs too. */
+export const installSection = 'Install';
 
 /** The first ```ts block of the README's section `heading`. */
 export function readmeExample(markdown, heading) {
@@ -71,6 +74,7 @@ export function runConsumerSmoke(packed, { keep = false } = {}) {
         '--no-fund',
         '--loglevel=error',
         ...packed.map((p) => p.tarball),
+        ...optionalPeers(packed),
         `typescript@${rootDev.typescript}`,
         `@types/node@${rootDev['@types/node']}`,
       ],
@@ -94,15 +98,53 @@ export function runConsumerSmoke(packed, { keep = false } = {}) {
         '',
       ].join('\n'),
     );
+    const install = readmeExample(readFileSync(join(workspaceRoot, 'README.md'), 'utf8'), installSection);
+    writeFileSync(
+      join(src, 'install-example.ts'),
+      [
+        `// README.md, "${installSection}", as a new integrator would paste it, then a check of its one result.`,
+        "import { strict as assert } from 'node:assert';",
+        install,
+        "assert.equal(results[0]?.outcome.status, 'ok', JSON.stringify(results[0]?.outcome));",
+        "console.log('README install example: compiled against the published types and ran bash');",
+        '',
+      ].join('\n'),
+    );
     writeFileSync(join(src, 'every-entry.ts'), everyEntrySource(project, packed));
     writeFileSync(join(project, 'tsconfig.json'), `${JSON.stringify(tsconfig, null, 2)}\n`);
 
     run('node', [join(project, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', project], project);
-    for (const file of ['every-entry.js', 'readme-example.js', 'every-plugin.js']) run('node', [join('dist', file)], project);
+    for (const file of ['every-entry.js', 'readme-example.js', 'install-example.js', 'every-plugin.js'])
+      run('node', [join('dist', file)], project);
+    // The CLI as an installed project runs it: its `dsh` bin, reporting the installed version.
+    const cliVersion = readManifest(join(project, 'node_modules', '@deepseek-ai', 'dsh-cli')).version;
+    const printed = execFileSync(join(project, 'node_modules', '.bin', 'dsh'), ['--version'], { cwd: project, encoding: 'utf8' }).trim();
+    if (printed !== cliVersion) throw new Error(`dsh --version printed "${printed}", the installed CLI is ${cliVersion}`);
+    console.log(`dsh --version from the installed bin: ${printed}`);
   } finally {
     if (keep) console.log(`consumer project kept at ${project}`);
     else rmSync(project, { recursive: true, force: true });
   }
+}
+
+/**
+ * The optional peers of the packed packages that come from the registry (a provider's SDK for
+ * the agent's adapters), at the version the package develops against: a consumer using those
+ * entry points installs them, and the smoke test imports every entry point.
+ */
+function optionalPeers(packed) {
+  const ours = new Set(packed.map((p) => p.name));
+  const wanted = new Map();
+  for (const { dir } of packed) {
+    const manifest = readManifest(dir);
+    for (const [peer, meta] of Object.entries(manifest.peerDependenciesMeta ?? {})) {
+      if (meta?.optional && !ours.has(peer)) wanted.set(peer, manifest.devDependencies?.[peer] ?? manifest.peerDependencies[peer]);
+    }
+  }
+  // @google/genai's auth library declares types from undici-types without depending on it: a
+  // project that type-checks its dependencies' declarations installs it, and so do we.
+  if (wanted.has('@google/genai')) wanted.set('undici-types', '6');
+  return [...wanted].map(([name, version]) => `${name}@${version}`);
 }
 
 /** A module importing every entry point the installed packages export, and checking each has exports. */

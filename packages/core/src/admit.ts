@@ -1,11 +1,11 @@
-import type { ApprovalAnswer, ApprovalReply } from './approval.js';
+import { logAnswer, requestApproval } from './approve.js';
 import type { CallRun } from './call-run.js';
 import { ErrorCode, messageOf } from './errors.js';
 import type { GuardVerdict } from './guards.js';
 import type { Args, Decision, PreExecuteState, PreExecuteTap, PreExecuteUpdate } from './hooks.js';
 import { andThen, isPromiseLike, type MaybePromise, withDeadline } from './internal/deadline.js';
 import { runSeries, type SeriesSteps } from './internal/series.js';
-import { deepFreeze, parseJsonExact } from './json.js';
+import { deepFreeze, findProtoKey, parseJsonExact } from './json.js';
 import { deniedOutcome, errorOutcome } from './outcome.js';
 import type { Runtime } from './runtime.js';
 import type { Tap } from './taps.js';
@@ -16,10 +16,13 @@ import type { AnyToolDefinition } from './tool.js';
  * take it, in which case the call already has its `SINK_FAILED` outcome.
  */
 export function announce(rt: Runtime, run: CallRun): boolean | Promise<boolean> {
+  const agent = run.identity.agent;
   const data =
     run.parent === undefined
       ? { name: run.identity.name, args: run.sent }
-      : { name: run.identity.name, args: run.sent, parent: run.parent.id };
+      : agent === undefined
+        ? { name: run.identity.name, args: run.sent, parent: run.parent.id }
+        : { name: run.identity.name, args: run.sent, parent: run.parent.id, agent };
   const durable = rt.log.append('tool/call', data, { call: run.identity.id, token: run.identity.token });
   if (durable === undefined) return true;
   return durable.then((error) => {
@@ -46,6 +49,11 @@ export function parseSent(run: CallRun): void {
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     run.outcome = errorOutcome('validate', ErrorCode.INVALID_ARGS, 'the arguments must be a JSON object');
+    return;
+  }
+  const protoKey = findProtoKey(value);
+  if (protoKey !== undefined) {
+    run.outcome = errorOutcome('validate', ErrorCode.INVALID_ARGS, protoKeyMessage(protoKey));
     return;
   }
   run.parsed = deepFreeze(value as Args);
@@ -96,6 +104,10 @@ function checkArgs(
   return `invalid arguments: ${parts.join('; ') || 'rejected by the schema'}`;
 }
 
+function protoKeyMessage(path: string): string {
+  return `refused: an own "__proto__" key at ${path} (a copy of these arguments would get a new prototype); rename the key`;
+}
+
 const decisions: ReadonlySet<unknown> = new Set<Decision>(['allow', 'deny', 'ask']);
 
 /**
@@ -108,7 +120,7 @@ export function preExecute(rt: Runtime, run: CallRun): MaybePromise<Decision | u
   if (tool === undefined) return undefined;
   const series = new PreExecuteSeries(rt, run, tool);
   const ran = runSeries(rt.hooks.preExecute.taps, series);
-  return andThen(ran, () => (run.outcome === undefined ? concludePreExecute(run, tool, series.state, series.rewrittenBy) : undefined));
+  return andThen(ran, () => (run.outcome === undefined ? concludePreExecute(rt, run, tool, series.state, series.rewrittenBy) : undefined));
 }
 
 /** The waterfall's state and what it does with each tap's answer: one object per call, not a closure per step. */
@@ -139,11 +151,13 @@ class PreExecuteSeries implements SeriesSteps<Tap<PreExecuteTap>, PreExecuteUpda
   }
 
   answer(tap: Tap<PreExecuteTap>, update: PreExecuteUpdate | undefined | void): boolean {
-    if (update === undefined || update === null) return true;
+    // A tap that hands back the state it was given (as tapable users write) changes nothing.
+    if (update === undefined || update === null || update === this.state) return true;
     const problem = updateProblem(update);
     if (problem !== undefined) return this.#failed(tap.name, problem);
     let next: PreExecuteState = this.state;
-    if (update.args !== undefined) {
+    // The very args object that came in is no rewrite: nothing to validate again or record.
+    if (update.args !== undefined && update.args !== next.args) {
       next = { ...next, args: update.args };
       this.rewrittenBy = tap.name;
     }
@@ -152,6 +166,7 @@ class PreExecuteSeries implements SeriesSteps<Tap<PreExecuteTap>, PreExecuteUpda
     } else if (update.reason !== undefined) {
       next = { ...next, reason: update.reason };
     }
+    if (update.remembered !== undefined && next.decision === 'allow') next = { ...next, remembered: update.remembered };
     this.state = next;
     return next.decision !== 'deny';
   }
@@ -182,6 +197,7 @@ class PreExecuteInfo {
 }
 
 function concludePreExecute(
+  rt: Runtime,
   run: CallRun,
   tool: AnyToolDefinition,
   state: PreExecuteState,
@@ -194,7 +210,8 @@ function concludePreExecute(
     return undefined;
   }
   if (rewrittenBy !== undefined) {
-    const checked = checkArgs(tool.input, state.args);
+    const protoKey = findProtoKey(state.args);
+    const checked = protoKey === undefined ? checkArgs(tool.input, state.args) : protoKeyMessage(protoKey);
     if (typeof checked === 'string') {
       run.outcome = errorOutcome('pre-execute', ErrorCode.INVALID_ARGS, `arguments rewritten by "${rewrittenBy}" are ${checked}`, {
         by: rewrittenBy,
@@ -205,11 +222,18 @@ function concludePreExecute(
     run.args = checked;
   }
   run.askReason = state.reason;
+  run.askBy = state.decidedBy;
+  if (state.decision === 'allow' && state.remembered !== undefined) {
+    const { grant, message } = state.remembered;
+    const startedAt = requestApproval(rt, run);
+    logAnswer(rt, run, startedAt, 'allowed', 'remembered', message, grant);
+  }
   return state.decision;
 }
 
 function withDecision(state: PreExecuteState, decision: Decision, reason: string | undefined, by: string): PreExecuteState {
-  const { reason: _old, ...rest } = state;
+  // A new decision replaces the old one whole: its reason and any remembered grant behind it.
+  const { reason: _old, remembered: _remembered, ...rest } = state;
   return reason === undefined ? { ...rest, decision, decidedBy: by } : { ...rest, decision, reason, decidedBy: by };
 }
 
@@ -220,109 +244,13 @@ function updateProblem(update: unknown): string | undefined {
   if (reason !== undefined && typeof reason !== 'string') return 'returned a reason that is not a string';
   if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args)))
     return 'returned arguments that are not an object';
+  const remembered = (update as { remembered?: unknown }).remembered;
+  if (remembered !== undefined) {
+    const r = remembered as { grant?: unknown; message?: unknown } | null;
+    if (typeof r !== 'object' || r === null || typeof r.grant !== 'string' || (r.message !== undefined && typeof r.message !== 'string'))
+      return 'returned a remembered approval that is not { grant: string, message?: string }';
+  }
   return undefined;
-}
-
-const answers: ReadonlySet<unknown> = new Set<ApprovalAnswer>(['allowed-once', 'rejected', 'cancelled', 'unavailable']);
-
-/** Stage 5: ask once. No provider, a throw, a late or unknown answer: deny. */
-export async function approve(rt: Runtime, run: CallRun, stepSignal: AbortSignal | undefined): Promise<boolean> {
-  const tool = run.tool;
-  if (tool === undefined) return false;
-  const provider = rt.approval;
-  if (provider === undefined) {
-    run.outcome = deniedOutcome(
-      'approval',
-      ErrorCode.APPROVAL_UNAVAILABLE,
-      'this call needs approval and no approval provider is configured, so it was denied',
-      'approval',
-    );
-    return false;
-  }
-  const controller = new AbortController();
-  const onStepAbort = (): void => controller.abort(stepSignal?.reason);
-  stepSignal?.addEventListener('abort', onStepAbort, { once: true });
-  const timeout = rt.limits.approvalTimeoutMs;
-  let reply: ApprovalAnswer | ApprovalReply;
-  try {
-    const request = {
-      call: run.identity,
-      tool: { name: tool.name, description: tool.description },
-      args: run.args,
-      signal: controller.signal,
-      ...(run.askReason === undefined ? {} : { reason: run.askReason }),
-    };
-    const returned = provider(request);
-    if (isPromiseLike(returned)) {
-      const settled = await withDeadline(returned, timeout, controller.signal);
-      if (settled.timedOut) {
-        if (stepSignal?.aborted) {
-          run.outcome = errorOutcome(
-            'approval',
-            ErrorCode.ABORTED_BEFORE_DISPATCH,
-            'the step was cancelled while this call waited for approval',
-          );
-        } else {
-          run.outcome = deniedOutcome(
-            'approval',
-            ErrorCode.APPROVAL_TIMEOUT,
-            `no approval answer within ${timeout} ms, so the call was denied`,
-            'approval',
-          );
-        }
-        controller.abort(new Error('approval deadline passed'));
-        return false;
-      }
-      reply = settled.value;
-    } else {
-      reply = returned;
-    }
-  } catch (error) {
-    run.outcome = deniedOutcome(
-      'approval',
-      ErrorCode.APPROVAL_FAILED,
-      `the approval provider failed, so the call was denied: ${messageOf(error)}`,
-      'approval',
-    );
-    return false;
-  } finally {
-    stepSignal?.removeEventListener('abort', onStepAbort);
-  }
-  const answer = typeof reply === 'string' ? reply : reply?.answer;
-  const message = typeof reply === 'object' && reply !== null && typeof reply.message === 'string' ? reply.message : undefined;
-  if (!answers.has(answer)) {
-    run.outcome = deniedOutcome(
-      'approval',
-      ErrorCode.APPROVAL_FAILED,
-      `the approval provider gave an unknown answer ${JSON.stringify(answer)}, so the call was denied`,
-      'approval',
-    );
-    return false;
-  }
-  switch (answer) {
-    case 'allowed-once':
-      run.allowedBy = 'approval';
-      return true;
-    case 'rejected':
-      run.outcome = deniedOutcome('approval', ErrorCode.APPROVAL_REJECTED, message ?? 'the user rejected this call', 'approval');
-      return false;
-    case 'cancelled':
-      run.outcome = deniedOutcome(
-        'approval',
-        ErrorCode.APPROVAL_CANCELLED,
-        message ?? 'the user cancelled the approval of this call',
-        'approval',
-      );
-      return false;
-    default:
-      run.outcome = deniedOutcome(
-        'approval',
-        ErrorCode.APPROVAL_UNAVAILABLE,
-        message ?? 'approval was unavailable, so the call was denied',
-        'approval',
-      );
-      return false;
-  }
 }
 
 /**

@@ -8,6 +8,8 @@ export type ApprovalAnswer = 'allowed-once' | 'rejected' | 'cancelled' | 'unavai
 export interface ApprovalReply {
   readonly answer: ApprovalAnswer;
   readonly message?: string;
+  /** The id of a remembered grant this answer created (the user chose "always"): logged with the answer. */
+  readonly grant?: string;
 }
 
 /** What the user is asked about: the call, its effective arguments, and why it was asked. */
@@ -23,5 +25,12 @@ export interface ApprovalRequest {
 /**
  * Asks the user. Called at most once per call that a pre-execute tap left at
  * `ask`. Throwing, or not answering by the host's `approvalTimeoutMs`, denies.
+ *
+ * The promise may hold any string so that `async () => 'allowed-once'` type-checks:
+ * TypeScript widens a literal returned from an `async` function whose expected
+ * type is not a plain promise. An answer that is not an {@link ApprovalAnswer}
+ * denies the call; a synchronous answer is checked by the compiler as well.
  */
-export type ApprovalProvider = (request: ApprovalRequest) => ApprovalAnswer | ApprovalReply | Promise<ApprovalAnswer | ApprovalReply>;
+export type ApprovalProvider = (
+  request: ApprovalRequest,
+) => ApprovalAnswer | ApprovalReply | Promise<ApprovalAnswer | ApprovalReply | (string & {})>;

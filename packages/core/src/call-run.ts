@@ -1,5 +1,5 @@
 import { Cancellation } from './cancellation.js';
-import type { ContextPart } from './events.js';
+import type { ContextPart, EventData } from './events.js';
 import type { Args } from './hooks.js';
 import type { CallIdentity, Outcome } from './outcome.js';
 import type { AnyToolDefinition } from './tool.js';
@@ -27,8 +27,14 @@ export interface CallRun {
   allowedBy: 'pre-execute' | 'approval';
   /** The pre-execute reason, shown to the user when the call is put to approval. */
   askReason: string | undefined;
+  /** The pre-execute tap that left the call at `ask` (or allowed it by a remembered grant); absent for the host default. */
+  askBy: string | undefined;
   /** Set as soon as a stage decides the call will not dispatch. */
   outcome: Outcome | undefined;
+  /** True once the `tool/result` event is logged: a late settlement is logged after it. */
+  committed: boolean;
+  /** A late settlement waiting for the `tool/result`; `null` once one was logged (one per call). */
+  late: EventData<'tool/late-settlement'> | null | undefined;
   readonly context: ContextPart[];
 }
 
@@ -47,7 +53,10 @@ export function newCallRun(identity: CallIdentity, sent: unknown, parent: CallRu
     originalArgs: undefined,
     allowedBy: 'pre-execute',
     askReason: undefined,
+    askBy: undefined,
     outcome: undefined,
+    committed: false,
+    late: undefined,
     context: [],
   };
 }

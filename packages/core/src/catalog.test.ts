@@ -29,3 +29,34 @@ describe('catalogOf', () => {
     expect(markdown).toContain('### `demo/thing`');
   });
 });
+
+describe('event docs in the catalog (issue 16 item 4)', () => {
+  it("gives every core event type a one-line meaning and an example that passes the type's schema", () => {
+    const host = createHost();
+    const schemas = host.events.schemas();
+    const docs = host.events.docs();
+    expect([...docs.keys()].sort()).toEqual([...schemas.keys()].sort());
+    for (const [type, schema] of schemas) {
+      const doc = docs.get(type);
+      expect(doc?.meaning, type).toMatch(/^[^\n]+$/);
+      expect(schema.safeParse(doc?.example).success, type).toBe(true);
+    }
+    const markdown = catalogMarkdown(catalogOf(host));
+    expect(markdown).toContain('Example `data`:');
+    expect(markdown).toContain(docs.get('approval/answer')?.meaning);
+  });
+
+  it('takes a plugin type with its meaning and example, and refuses an example that fails the schema', () => {
+    const host = createHost();
+    host.events.define('demo/thing', z.object({ n: z.number() }), { meaning: 'A thing happened.', example: { n: 1 } });
+    expect(catalogOf(host).events.find((e) => e.type === 'demo/thing')).toMatchObject({ meaning: 'A thing happened.', example: { n: 1 } });
+    expect(() => host.events.define('demo/bad', z.object({ n: z.number() }), { meaning: 'Bad.', example: { n: 'x' } })).toThrow(
+      expect.objectContaining({ code: 'INVALID_EVENT_DATA' }),
+    );
+    expect(() => host.events.define('demo/worse', z.object({}), { meaning: 'two\nlines', example: {} })).toThrow(
+      expect.objectContaining({ code: 'INVALID_OPTIONS' }),
+    );
+    host.events.define('demo/plain', z.object({}));
+    expect(catalogMarkdown(catalogOf(host))).toContain('gives no meaning or example');
+  });
+});

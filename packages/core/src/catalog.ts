@@ -2,17 +2,30 @@ import type { z } from 'zod';
 import type { Host } from './host.js';
 import { jsonSchemaOf, type ToolSchema } from './registry.js';
 
+/** One event type in the catalog: its `data` schema and, when its definer gave them, a one-line meaning and an example. */
+export interface CatalogEvent {
+  readonly type: string;
+  readonly meaning?: string;
+  readonly example?: unknown;
+  readonly schema: Readonly<Record<string, unknown>>;
+}
+
 /** Every tool schema and event type schema of a host, as JSON Schema. */
 export interface Catalog {
   readonly tools: readonly ToolSchema[];
-  readonly events: readonly { readonly type: string; readonly schema: Readonly<Record<string, unknown>> }[];
+  readonly events: readonly CatalogEvent[];
 }
 
 /** Builds the catalog of a configured host: generated from code, never written by hand. */
 export function catalogOf(host: Host): Catalog {
+  const docs = host.events.docs();
   const events = [...host.events.schemas()]
     .sort(([a], [b]) => a.localeCompare(b))
-    .map(([type, schema]) => ({ type, schema: jsonSchemaOf(schema as z.ZodType) }));
+    .map(([type, schema]): CatalogEvent => {
+      const doc = docs.get(type);
+      const jsonSchema = jsonSchemaOf(schema as z.ZodType);
+      return doc === undefined ? { type, schema: jsonSchema } : { type, meaning: doc.meaning, example: doc.example, schema: jsonSchema };
+    });
   const tools = [...host.tools.schemas()].sort((a, b) => a.name.localeCompare(b.name));
   return { tools, events };
 }
@@ -25,7 +38,10 @@ export function catalogMarkdown(catalog: Catalog): string {
   }
   out.push('## Session events', '', 'Every event is `{ seq, at, session, type, call?, token?, data }`; below is each `data` schema.', '');
   for (const event of catalog.events) {
-    out.push(`### \`${event.type}\``, '', '```json', JSON.stringify(event.schema, null, 2), '```', '');
+    out.push(`### \`${event.type}\``, '');
+    if (event.meaning === undefined) out.push('_The plugin that defines this type gives no meaning or example._', '');
+    else out.push(event.meaning, '', 'Example `data`:', '', '```json', JSON.stringify(event.example), '```', '');
+    out.push('Schema of `data`:', '', '```json', JSON.stringify(event.schema, null, 2), '```', '');
   }
   return out.join('\n');
 }

@@ -5,6 +5,7 @@ import type { PostExecuteState, PostExecuteTap, PostExecuteVerdict } from './hoo
 import { andThen, isPromiseLike, type MaybePromise, withDeadline } from './internal/deadline.js';
 import { runSeries, type SeriesSteps } from './internal/series.js';
 import type { JsonValue } from './json.js';
+import { logLateSettlement } from './late-settlement.js';
 import { errorOutcome, type Outcome } from './outcome.js';
 import type { Runtime } from './runtime.js';
 import { showCompleted } from './show-cards.js';
@@ -157,5 +158,7 @@ export function commit(rt: Runtime, run: CallRun, outcome: Outcome): void | Prom
       ? { name: identity.name, outcome }
       : { name: identity.name, outcome, args: run.args as JsonValue, originalArgs: run.originalArgs as JsonValue };
   rt.log.append('tool/result', data, { call: identity.id, token: identity.token });
+  run.committed = true;
+  if (run.late) logLateSettlement(rt, run, run.late);
   return showCompleted(rt, run, outcome);
 }

@@ -20,6 +20,8 @@ export const toolCallEvent = z.object({
   args: jsonValue,
   /** For a sub-call (from `run_code`), the id of the outer call. */
   parent: z.string().optional(),
+  /** For a subagent's call, the subagent's id and type (`ParentCall.agent`). */
+  agent: z.object({ id: z.string(), type: z.string() }).optional(),
 });
 
 /** `tool/result`: exactly one per call, the outcome the model sees. */
@@ -40,15 +42,27 @@ export const contextMessageEvent = z.object({
   parts: z.array(z.object({ call: z.string(), by: z.string(), text: z.string() })),
 });
 
+const todoStatus = z.enum(['pending', 'in_progress', 'completed']);
+const todoItem = z.object({
+  id: z.string().optional(),
+  content: z.string(),
+  status: todoStatus,
+  /** The present-continuous form shown while the item is in progress ("Running the tests"). */
+  activeForm: z.string().optional(),
+});
+
 /** `todo/write`: a tool replaced the session's todo list. */
 export const todoWriteEvent = z.object({
-  todos: z.array(
-    z.object({
-      id: z.string().optional(),
-      content: z.string(),
-      status: z.enum(['pending', 'in_progress', 'completed']),
-    }),
-  ),
+  /** The whole new list, in order. */
+  todos: z.array(todoItem),
+  /** What changed against the previous list, when the writer computed it. */
+  diff: z
+    .object({
+      added: z.array(todoItem),
+      removed: z.array(todoItem),
+      changed: z.array(z.object({ content: z.string(), from: todoStatus, to: todoStatus })),
+    })
+    .optional(),
 });
 
 /** `fs/observed`: what a read saw, so read-before-edit state can be rebuilt from a log. */
@@ -82,16 +96,63 @@ export const hookResultEvent = z.looseObject({
   error: z.string().optional(),
 });
 
-/** `tool/code-dispatch`: a `run_code` program called a tool. */
+/** `tool/code-dispatch`: a `run_code` program called a tool (and, with `status`, the call settled). */
 export const codeDispatchEvent = z.object({
   /** The sub-call's id, `<outer id>:code:<n>`. */
   subCall: z.string(),
   name: z.string(),
   index: z.number().int().nonnegative(),
+  /** Present on the event logged once the sub-call settled: its outcome's status. */
+  status: z.enum(['ok', 'error', 'denied', 'blocked']).optional(),
+  /** Present with `status`: how many parts of additional context the sub-call's taps added and core dropped. */
+  droppedContext: z.number().int().nonnegative().optional(),
 });
 
-/** Every event type core knows, with its data schema. */
-export const coreEventSchemas = {
+/** `approval/request`: a call left at `ask` is put to approval, with the arguments it would run with. */
+export const approvalRequestEvent = z.object({
+  /** The tool's name. */
+  name: z.string(),
+  /** The effective (validated, possibly rewritten) arguments the approval covers. */
+  args: jsonValue,
+  /** Why it was asked, as the pre-execute waterfall left it. */
+  reason: z.string().optional(),
+  /** The pre-execute tap that asked; absent when the host's default decision did. */
+  by: z.string().optional(),
+});
+
+/** `approval/answer`: how an approval request was answered, by whom, after how long. */
+export const approvalAnswerEvent = z.object({
+  /** `allowed-once` (the provider), `allowed` (a remembered grant), or why the call was not approved. */
+  answer: z.enum(['allowed-once', 'allowed', 'rejected', 'cancelled', 'unavailable', 'failed']),
+  /**
+   * Who answered: the approval `provider`, a `remembered` grant, the `timeout`, `none` (no provider
+   * configured), or the `step` (cancelled while waiting).
+   */
+  source: z.enum(['provider', 'remembered', 'timeout', 'none', 'step']),
+  /** The provider's message, or why the answer counts as a deny. */
+  message: z.string().optional(),
+  /** The remembered grant that answered, or that this answer created. */
+  grant: z.string().optional(),
+  /** Milliseconds from the request to the answer. */
+  elapsedMs: z.number().int().nonnegative(),
+});
+
+/** `tool/late-settlement`: a body the call had stopped waiting for settled later; the result stands. */
+export const lateSettlementEvent = z.object({
+  /** The tool's name. */
+  name: z.string(),
+  /** How the body settled. */
+  status: z.enum(['ok', 'error', 'denied']),
+  /** The error or denial code, when it did not succeed. */
+  code: z.string().optional(),
+  /** Milliseconds from the body's dispatch to its settlement. */
+  elapsedMs: z.number().int().nonnegative(),
+  /** The grace period the call waited after its abort before settling without the body. */
+  graceMs: z.number().int().nonnegative(),
+});
+
+/** Every event type core knows, with its data schema (typed loosely: its declaration would repeat every schema). */
+export const coreEventSchemas: Readonly<Record<string, z.ZodType>> = {
   'tool/call': toolCallEvent,
   'tool/result': toolResultEvent,
   'context/message': contextMessageEvent,
@@ -100,4 +161,7 @@ export const coreEventSchemas = {
   'hook/invoked': hookInvokedEvent,
   'hook/result': hookResultEvent,
   'tool/code-dispatch': codeDispatchEvent,
-} as const;
+  'tool/late-settlement': lateSettlementEvent,
+  'approval/request': approvalRequestEvent,
+  'approval/answer': approvalAnswerEvent,
+};

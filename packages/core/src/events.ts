@@ -1,14 +1,19 @@
 import type { z } from 'zod';
 import type { Diagnostics } from './diagnostics.js';
 import { DshError, ErrorCode, messageOf } from './errors.js';
+import { coreEventDocs, type EventDoc } from './event-docs.js';
 import {
+  type approvalAnswerEvent,
+  type approvalRequestEvent,
   type codeDispatchEvent,
   coreEventSchemas,
   type fsObservedEvent,
   type hookInvokedEvent,
   type hookResultEvent,
+  type lateSettlementEvent,
   type todoWriteEvent,
 } from './event-types.js';
+import { approxSize } from './internal/approx-size.js';
 import { withDeadline } from './internal/deadline.js';
 import type { JsonValue } from './json.js';
 import type { Outcome } from './outcome.js';
@@ -25,7 +30,13 @@ export interface ContextPart {
  * augmenting this interface and calling `host.events.define(type, schema)`.
  */
 export interface EventDataMap {
-  'tool/call': { readonly name: string; readonly args: unknown; readonly parent?: string };
+  'tool/call': {
+    readonly name: string;
+    readonly args: unknown;
+    readonly parent?: string;
+    /** The subagent that made the call, for a nested loop's call. */
+    readonly agent?: { readonly id: string; readonly type: string };
+  };
   'tool/result': {
     readonly name: string;
     readonly outcome: Outcome;
@@ -39,6 +50,9 @@ export interface EventDataMap {
   'hook/invoked': z.infer<typeof hookInvokedEvent>;
   'hook/result': z.infer<typeof hookResultEvent>;
   'tool/code-dispatch': z.infer<typeof codeDispatchEvent>;
+  'tool/late-settlement': z.infer<typeof lateSettlementEvent>;
+  'approval/request': z.infer<typeof approvalRequestEvent>;
+  'approval/answer': z.infer<typeof approvalAnswerEvent>;
 }
 
 /** A known event type. */
@@ -71,18 +85,56 @@ export interface EventSink {
   close?(): Promise<void>;
 }
 
+/** What the in-memory session log has let go of to stay within its bounds (the sink still has it all). */
+export interface DroppedEvents {
+  /** How many of the oldest events `list()` no longer holds. */
+  readonly events: number;
+  /** Their estimated size, as JSON. */
+  readonly bytes: number;
+  /** The `seq` of the newest dropped event; `list()` starts after it. 0 while nothing was dropped. */
+  readonly throughSeq: number;
+}
+
+/** How many events the log keeps in memory by default. */
+export const defaultRetainEvents = 10_000;
+/** How many bytes (estimated as JSON) of events the log keeps in memory by default: 16 MiB. */
+export const defaultRetainEventBytes = 16 * 1024 * 1024;
+
 /** Options of the session log. */
 export interface EventLogOptions {
   readonly session: string;
   readonly sink?: EventSink | undefined;
-  /** How many events `list()` keeps in memory; all when absent. */
+  /** How many events `list()` keeps in memory: {@link defaultRetainEvents} when absent. */
   readonly retain?: number | undefined;
+  /** How many bytes of events (estimated as JSON) `list()` keeps: {@link defaultRetainEventBytes} when absent. */
+  readonly retainBytes?: number | undefined;
   /** How long a sink may take to make one event durable. */
   readonly sinkTimeoutMs: number;
   readonly diagnostics: Diagnostics;
 }
 
-const corePrefixes = ['tool/', 'context/', 'todo/', 'fs/', 'hook/'];
+const corePrefixes = ['tool/', 'context/', 'todo/', 'fs/', 'hook/', 'approval/'];
+
+function checkDoc(type: string, schema: z.ZodType, doc: EventDoc): void {
+  if (
+    typeof doc !== 'object' ||
+    doc === null ||
+    typeof doc.meaning !== 'string' ||
+    doc.meaning.trim() === '' ||
+    /[\r\n]/.test(doc.meaning)
+  ) {
+    throw new DshError(ErrorCode.INVALID_OPTIONS, `event type "${type}": the meaning must be one non-empty line`);
+  }
+  const parsed = schema.safeParse(doc.example);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue?.path.length ? issue.path.join('.') : 'data';
+    throw new DshError(
+      ErrorCode.INVALID_EVENT_DATA,
+      `event type "${type}": the example fails the schema at ${where}: ${issue?.message ?? 'invalid'}`,
+    );
+  }
+}
 
 /**
  * The session log: assigns `seq`, keeps events in memory, writes them to the
@@ -93,9 +145,18 @@ export class EventLog {
   readonly session: string;
   readonly sink: EventSink | undefined;
   readonly #schemas = new Map<string, z.ZodType>(Object.entries(coreEventSchemas));
-  readonly #events: AnySessionEvent[] = [];
+  readonly #docs = new Map<string, EventDoc>(Object.entries(coreEventDocs));
+  // The retained events are #events[#head..]; the slots before #head are released and compacted away in batches.
+  readonly #events: (AnySessionEvent | undefined)[] = [];
+  readonly #sizes: number[] = [];
+  #head = 0;
+  #bytes = 0;
+  #droppedEvents = 0;
+  #droppedBytes = 0;
+  #droppedSeq = 0;
   readonly #listeners = new Set<(event: AnySessionEvent) => void>();
   readonly #retain: number;
+  readonly #retainBytes: number;
   readonly #sinkTimeoutMs: number;
   readonly #diagnostics: Diagnostics;
   #seq = 0;
@@ -105,16 +166,18 @@ export class EventLog {
   constructor(options: EventLogOptions) {
     this.session = options.session;
     this.sink = options.sink;
-    this.#retain = options.retain ?? Number.POSITIVE_INFINITY;
+    this.#retain = options.retain ?? defaultRetainEvents;
+    this.#retainBytes = options.retainBytes ?? defaultRetainEventBytes;
     this.#sinkTimeoutMs = options.sinkTimeoutMs;
     this.#diagnostics = options.diagnostics;
   }
 
   /**
-   * Registers a plugin's event type with the schema its data must pass.
+   * Registers a plugin's event type with the schema its data must pass, and
+   * for the catalog its meaning and an example (checked against the schema).
    * Core's prefixes (`tool/`, `fs/`, …) and known types are refused.
    */
-  define(type: string, schema: z.ZodType): () => void {
+  define(type: string, schema: z.ZodType, doc?: EventDoc): () => void {
     if (this.#schemas.has(type)) {
       throw new DshError(ErrorCode.DUPLICATE_EVENT_TYPE, `event type "${type}" is already defined`);
     }
@@ -124,10 +187,19 @@ export class EventLog {
         `event type "${type}" must look like "<plugin>/<event>" and not use a core prefix (${corePrefixes.join(', ')})`,
       );
     }
+    if (doc !== undefined) checkDoc(type, schema, doc);
     this.#schemas.set(type, schema);
+    if (doc !== undefined) this.#docs.set(type, Object.freeze({ meaning: doc.meaning, example: doc.example }));
     return () => {
-      if (this.#schemas.get(type) === schema) this.#schemas.delete(type);
+      if (this.#schemas.get(type) !== schema) return;
+      this.#schemas.delete(type);
+      this.#docs.delete(type);
     };
+  }
+
+  /** The meaning and example of every event type that has them, for catalogs. */
+  docs(): ReadonlyMap<string, EventDoc> {
+    return new Map(this.#docs);
   }
 
   /** The schema of every known event type, for catalogs. */
@@ -168,10 +240,33 @@ export class EventLog {
         : { seq: this.#seq, at, session: this.session, type, call: ref.call, token: ref.token, data },
     ) as SessionEvent<T>;
     const any = event as unknown as AnySessionEvent;
-    this.#events.push(any);
-    if (this.#events.length > this.#retain * 2) this.#events.splice(0, this.#events.length - this.#retain);
+    this.#keep(any, 64 + type.length + (ref === undefined ? 0 : ref.call.length + ref.token.length) + approxSize(data));
     if (this.#listeners.size > 0) this.#tell(any, ref?.call);
     return this.sink === undefined ? undefined : this.#write(any);
+  }
+
+  /** Keeps `event` in memory, letting the oldest go while the count or the bytes are over their bounds. */
+  #keep(event: AnySessionEvent, size: number): void {
+    const events = this.#events;
+    const sizes = this.#sizes;
+    events.push(event);
+    sizes.push(size);
+    this.#bytes += size;
+    // The newest event always stays, however large: list() shows the latest state.
+    while (events.length - this.#head > 1 && (events.length - this.#head > this.#retain || this.#bytes > this.#retainBytes)) {
+      const dropped = sizes[this.#head] ?? 0;
+      this.#droppedSeq = events[this.#head]?.seq ?? this.#droppedSeq;
+      events[this.#head] = undefined;
+      this.#head += 1;
+      this.#bytes -= dropped;
+      this.#droppedEvents += 1;
+      this.#droppedBytes += dropped;
+    }
+    if (this.#head >= 1024 && this.#head * 2 >= events.length) {
+      events.splice(0, this.#head);
+      sizes.splice(0, this.#head);
+      this.#head = 0;
+    }
   }
 
   #tell(event: AnySessionEvent, call: string | undefined): void {
@@ -215,10 +310,14 @@ export class EventLog {
     return error instanceof Error ? error : new Error(message);
   }
 
-  /** The events kept in memory, oldest first (all of them unless `retain` was set). */
+  /** The events kept in memory, oldest first: the newest within the count and byte bounds. */
   list(): readonly AnySessionEvent[] {
-    const start = Math.max(0, this.#events.length - this.#retain);
-    return this.#events.slice(start);
+    return this.#events.slice(this.#head) as AnySessionEvent[];
+  }
+
+  /** What `list()` no longer holds: nothing until the bounds were first reached. */
+  dropped(): DroppedEvents {
+    return Object.freeze({ events: this.#droppedEvents, bytes: this.#droppedBytes, throughSeq: this.#droppedSeq });
   }
 
   /** The last `seq` handed out. */

@@ -19,6 +19,20 @@ export interface PreExecuteState {
   readonly reason?: string;
   /** The tap that set the current decision; absent while it is the host's default. */
   readonly decidedBy?: string;
+  /** Set with an `allow` that a remembered grant gave in place of asking; cleared when a later tap decides again. */
+  readonly remembered?: RememberedApproval;
+}
+
+/**
+ * A remembered approval (a grant the user chose earlier) that answers this
+ * call's approval instead of the provider. Core logs `approval/request` and
+ * `approval/answer` (`source: 'remembered'`) for it, so the log tells who allowed the call.
+ */
+export interface RememberedApproval {
+  /** The grant's id. */
+  readonly grant: string;
+  /** What the grant said, for the log. */
+  readonly message?: string;
 }
 
 /** What a pre-execute tap may change. Returning `undefined` keeps the state. */
@@ -26,6 +40,8 @@ export interface PreExecuteUpdate {
   readonly args?: Args;
   readonly decision?: Decision;
   readonly reason?: string;
+  /** With `decision: 'allow'`: a remembered grant answered the approval this call would have needed. */
+  readonly remembered?: RememberedApproval;
 }
 
 /** What every tap and observer learns about the call besides its state. */

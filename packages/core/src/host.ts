@@ -3,12 +3,14 @@ import type { z } from 'zod';
 import { Diagnostics } from './diagnostics.js';
 import { emitChecked } from './emit.js';
 import { DshError, ErrorCode, messageOf } from './errors.js';
-import { type AnySessionEvent, type EventData, EventLog, type EventSink, type EventType } from './events.js';
+import type { EventDoc } from './event-docs.js';
+import { type AnySessionEvent, type DroppedEvents, type EventData, EventLog, type EventSink, type EventType } from './events.js';
 import { type GateHandler, GateRegistry, type GateType } from './gates.js';
 import { type Guard, type GuardHandle, GuardRegistry } from './guards.js';
 import { createHooks, type Hooks } from './hooks.js';
 import { withDeadline } from './internal/deadline.js';
 import { DeadlineTimer } from './internal/deadline-timer.js';
+import { satisfies } from './internal/semver-range.js';
 import { type HostOptions, parseHostOptions } from './options.js';
 import type { CallIdentity, Outcome } from './outcome.js';
 import type { Plugin } from './plugin.js';
@@ -54,7 +56,14 @@ export interface HostEvents {
   readonly session: string;
   /** The sink events are written to besides memory, if any. */
   readonly sink: EventSink | undefined;
+  /**
+   * The events kept in memory, oldest first: at most `retainEvents` of them
+   * and about `retainEventBytes`. When older ones were let go, `dropped()` says
+   * how many, and `list()[0].seq` is `dropped().throughSeq + 1`.
+   */
   list(): readonly AnySessionEvent[];
+  /** What `list()` has let go of to stay within its bounds; `{ events: 0, bytes: 0, throughSeq: 0 }` until then. */
+  dropped(): DroppedEvents;
   subscribe(listener: (event: AnySessionEvent) => void): () => void;
   /**
    * Appends an event of a registered type, checked against its schema
@@ -62,10 +71,15 @@ export interface HostEvents {
    * call (taps use this; tool bodies use `ctx.emit`). Settles once the sink holds it.
    */
   emit<T extends EventType>(type: T, data: EventData<T>, call?: CallIdentity): Promise<void>;
-  /** Registers a plugin event type (`<plugin>/<event>`) with its data schema. */
-  define(type: string, schema: z.ZodType): () => void;
+  /**
+   * Registers a plugin event type (`<plugin>/<event>`) with its data schema and,
+   * for the catalog, its one-line meaning and an example `data` (checked against the schema).
+   */
+  define(type: string, schema: z.ZodType, doc?: EventDoc): () => void;
   /** Every known event type's schema, for catalogs. */
   schemas(): ReadonlyMap<string, z.ZodType>;
+  /** The meaning and example of every event type defined with them (all of core's), for catalogs. */
+  docs(): ReadonlyMap<string, EventDoc>;
   /** Settles when the sink holds everything logged so far. */
   flush(): Promise<void>;
 }
@@ -95,7 +109,14 @@ export function createHost(options: HostOptions = {}): Host {
   const o = parseHostOptions(options);
   const session = o.session ?? randomUUID();
   const diagnostics = new Diagnostics();
-  const log = new EventLog({ session, sink: o.sink, retain: o.retainEvents, sinkTimeoutMs: o.sinkTimeoutMs ?? 10_000, diagnostics });
+  const log = new EventLog({
+    session,
+    sink: o.sink,
+    retain: o.retainEvents,
+    retainBytes: o.retainEventBytes,
+    sinkTimeoutMs: o.sinkTimeoutMs ?? 10_000,
+    diagnostics,
+  });
   const registry = new ToolRegistry();
   const guards = new GuardRegistry();
   const gates = new GateRegistry();
@@ -161,10 +182,12 @@ export function createHost(options: HostOptions = {}): Host {
       session,
       sink: o.sink,
       list: () => log.list(),
+      dropped: () => log.dropped(),
       subscribe: (listener: (event: AnySessionEvent) => void) => log.subscribe(listener),
       emit: <T extends EventType>(type: T, data: EventData<T>, call?: CallIdentity) => emitChecked(log, type, data, call),
-      define: (type: string, schema: z.ZodType) => log.define(type, schema),
+      define: (type: string, schema: z.ZodType, doc?: EventDoc) => log.define(type, schema, doc),
       schemas: () => log.schemas(),
+      docs: () => log.docs(),
       flush: () => log.flush(),
     }),
     diagnostics,
@@ -185,8 +208,16 @@ async function registerPlugin(host: Host, plugins: { name: string; version: stri
     throw new DshError(ErrorCode.DUPLICATE_PLUGIN, `a plugin named "${plugin.name}" is already registered`);
   }
   for (const dependency of plugin.dependencies ?? []) {
-    if (!plugins.some((p) => p.name === dependency)) {
-      throw new DshError(ErrorCode.PLUGIN_DEPENDENCY_MISSING, `plugin "${plugin.name}" needs "${dependency}" registered first`);
+    const { name, versions } = typeof dependency === 'string' ? { name: dependency, versions: undefined } : dependency;
+    const registered = plugins.find((p) => p.name === name);
+    if (registered === undefined) {
+      throw new DshError(ErrorCode.PLUGIN_DEPENDENCY_MISSING, `plugin "${plugin.name}" needs "${name}" registered first`);
+    }
+    if (versions !== undefined && !satisfies(registered.version, versions)) {
+      throw new DshError(
+        ErrorCode.PLUGIN_DEPENDENCY_VERSION,
+        `plugin "${plugin.name}" needs "${name}" at versions ${versions}, but ${registered.version} is registered`,
+      );
     }
   }
   // What the plugin adds is recorded, so that a failed registration leaves the host as it was.

@@ -7,13 +7,15 @@
 export { z } from 'zod';
 export type { ApprovalAnswer, ApprovalProvider, ApprovalReply, ApprovalRequest } from './approval.js';
 export { type AbortFollower, Cancellation, type CancellationOptions } from './cancellation.js';
-export { type Catalog, catalogMarkdown, catalogOf } from './catalog.js';
+export { type Catalog, type CatalogEvent, catalogMarkdown, catalogOf } from './catalog.js';
 export type { Diagnostic, Diagnostics } from './diagnostics.js';
 export { DshError, ErrorCode, messageOf, ToolDenied, ToolError } from './errors.js';
+export type { EventDoc } from './event-docs.js';
 export { outcomeSchema } from './event-types.js';
 export type {
   AnySessionEvent,
   ContextPart,
+  DroppedEvents,
   EventData,
   EventDataMap,
   EventSink,
@@ -36,11 +38,13 @@ export type {
   PreExecuteState,
   PreExecuteTap,
   PreExecuteUpdate,
+  RememberedApproval,
   ResultObserver,
 } from './hooks.js';
 export { createHost, type Host, type HostEvents, type HostGates, type HostGuards, type HostTools } from './host.js';
 export {
   deepFreeze,
+  findProtoKey,
   freezeJson,
   type JsonArray,
   type JsonObject,
@@ -62,7 +66,7 @@ export type {
   OutcomeError,
   Stage,
 } from './outcome.js';
-export { definePlugin, type Plugin } from './plugin.js';
+export { definePlugin, type Plugin, type PluginDependency } from './plugin.js';
 export { exactInteger, jsonSchemaOf, type ReservedToolName, reservedToolNames, type ToolSchema } from './registry.js';
 export type { ParentCall } from './runtime.js';
 export { type LoadedSessionLog, loadSessionLog } from './session-log.js';

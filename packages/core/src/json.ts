@@ -43,8 +43,8 @@ function describe(value: unknown): string {
   return typeof ctor?.name === 'string' && ctor.name !== '' ? ctor.name : 'object';
 }
 
-function pathOf(keys: readonly (string | number)[]): string {
-  let path = '$';
+function pathOf(keys: readonly (string | number)[], base = '$'): string {
+  let path = base;
   for (const key of keys) {
     path += typeof key === 'number' ? `[${key}]` : /^[A-Za-z_$][\w$]*$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`;
   }
@@ -99,6 +99,7 @@ function walkJson(v: unknown, ancestors: object[]): Found | undefined {
           return found(`a ${describe(v)} is not plain JSON; convert it to a string, array or plain object`);
         }
       }
+      if (!isArray && Object.hasOwn(v, '__proto__')) return protoKeyFound();
       if (ancestors.includes(v)) return found('a cycle: this object contains itself');
       if (ancestors.length >= maxDepth) return found(`nested deeper than ${maxDepth} levels`);
       ancestors.push(v);
@@ -133,6 +134,77 @@ function walkObject(v: Record<string, unknown>, ancestors: object[]): Found | un
     if (problem !== undefined) {
       problem.keys.push(key);
       return problem;
+    }
+  }
+  return undefined;
+}
+
+const protoKeyMessage =
+  'an own "__proto__" key is refused: copying the value with Object.assign or a JSON merge would replace the copy\'s prototype';
+
+function protoKeyFound(): Found {
+  const problem = found(protoKeyMessage);
+  problem.keys.push('__proto__');
+  return problem;
+}
+
+function isPlainContainer(v: object): boolean {
+  if (Array.isArray(v)) return true;
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
+}
+
+/**
+ * The path of the first own `__proto__` key in the plain objects and arrays
+ * of `value` (`$.a[0].__proto__`), or `undefined` when there is none. Core
+ * refuses such keys in arguments and outputs: `Object.assign({}, v)` would
+ * hand the key to the target's prototype setter. `constructor` and
+ * `prototype` are ordinary keys (copies make own data properties of them).
+ */
+export function findProtoKey(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  scanBudget = maxScanNodes;
+  // The fast scan allocates nothing; only a hit, or a value too deep or large for it, takes the careful walk.
+  return quickScan(value, 0) ? protoKeyPath(value) : undefined;
+}
+
+/** Objects the allocation-free scan visits before handing over to the careful walk (which handles cycles). */
+const maxScanNodes = 10_000;
+let scanBudget = 0;
+
+/** True when `v` may hold an own `__proto__` key: found, or too deep or too large to tell here. */
+function quickScan(v: object, depth: number): boolean {
+  if (depth > 64 || --scanBudget < 0) return true;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      const item: unknown = v[i];
+      if (typeof item === 'object' && item !== null && quickScan(item, depth + 1)) return true;
+    }
+    return false;
+  }
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return false;
+  if (Object.hasOwn(v, '__proto__')) return true;
+  for (const key in v) {
+    const item = (v as Record<string, unknown>)[key];
+    if (typeof item === 'object' && item !== null && quickScan(item, depth + 1)) return true;
+  }
+  return false;
+}
+
+/** The careful walk: an explicit stack and a seen set, for values from any caller, deep or cyclic. */
+function protoKeyPath(value: object): string | undefined {
+  const stack: [object, string][] = [[value, '$']];
+  const seen = new Set<object>();
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    const [v, path] = next;
+    if (seen.has(v) || !isPlainContainer(v)) continue;
+    seen.add(v);
+    const isArray = Array.isArray(v);
+    if (!isArray && Object.hasOwn(v, '__proto__')) return `${path}.__proto__`;
+    for (const key in v) {
+      const item = (v as Record<string, unknown>)[key];
+      if (typeof item === 'object' && item !== null) stack.push([item, isArray ? `${path}[${key}]` : pathOf([key], path)]);
     }
   }
   return undefined;

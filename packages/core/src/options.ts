@@ -12,6 +12,7 @@ export const hostOptionsSchema = z.strictObject({
   session: z.string().min(1).optional(),
   sink: z.custom<EventSink>((v) => typeof (v as EventSink | null)?.append === 'function', 'must have an append method').optional(),
   retainEvents: z.number().int().positive().optional(),
+  retainEventBytes: z.number().int().positive().optional(),
   approval: z.custom<ApprovalProvider>((v) => typeof v === 'function', 'must be a function').optional(),
   ui: z.custom<UiAdapter>((v) => typeof v === 'object' && v !== null, 'must be an object').optional(),
   defaultDecision: z.enum(['allow', 'deny', 'ask']).optional(),
@@ -31,8 +32,13 @@ export interface HostOptions {
   readonly session?: string;
   /** Where events go besides memory, such as `jsonlSink(path)`. */
   readonly sink?: EventSink;
-  /** How many events `host.events.list()` keeps; all by default. */
+  /**
+   * How many events `host.events.list()` keeps in memory: 10,000 by default.
+   * The oldest go first; `host.events.dropped()` says how many went. The full log belongs to the sink.
+   */
   readonly retainEvents?: number;
+  /** How many bytes of events (estimated as JSON) `host.events.list()` keeps: 16 MiB by default. */
+  readonly retainEventBytes?: number;
   /** Asked once for each call left at `ask`; without one, such calls are denied. */
   readonly approval?: ApprovalProvider;
   /** Receives pending and completed cards and live progress. */

@@ -11,6 +11,12 @@ export interface CallIdentity {
   readonly id: string;
   readonly name: string;
   readonly token: string;
+  /**
+   * The subagent this call was made by, when a nested loop made it (from
+   * `ParentCall.agent`): its id and type, as hooks see them (`agent_id`,
+   * `agent_type`). Absent for the main agent's calls.
+   */
+  readonly agent?: { readonly id: string; readonly type: string };
 }
 
 /** The pipeline stage that decided an outcome. */

@@ -82,7 +82,7 @@ export class RegistrationScope {
     const gates: HostGates = { on: (type, nameOrOptions, handler) => track(host.gates.on(type, nameOrOptions, handler)) };
     const events: HostEvents = {
       ...host.events,
-      define: (type, schema) => track(host.events.define(type, schema)),
+      define: (type, schema, doc) => track(host.events.define(type, schema, doc)),
       subscribe: (listener) => track(host.events.subscribe(listener)),
     };
     const view: Host = {

@@ -1,6 +1,6 @@
 import type { ApprovalProvider } from './approval.js';
 import type { Diagnostics } from './diagnostics.js';
-import type { EventLog } from './events.js';
+import type { ContextPart, EventLog } from './events.js';
 import type { GateRegistry } from './gates.js';
 import type { GuardRegistry } from './guards.js';
 import type { Decision, Hooks } from './hooks.js';
@@ -40,9 +40,26 @@ export interface Runtime {
   execute(call: SubCall, parent?: ParentCall): Promise<Outcome>;
 }
 
-/** The call on whose behalf a sub-call runs: its token is carried, its signal followed. */
+/**
+ * The call on whose behalf a sub-call (or every call of a nested step) runs:
+ * its token is carried, its signal followed, its id recorded as `parent` in
+ * each `tool/call` event.
+ */
 export interface ParentCall {
   readonly id: string;
   readonly token: string;
   readonly signal?: AbortSignal;
+  /**
+   * The subagent on whose behalf the calls run (a nested loop's): carried,
+   * frozen, on each call's `CallIdentity.agent` and recorded in its
+   * `tool/call` event. Without it, calls inherit nothing: a sub-call made
+   * through a body's `ctx.tools.execute` keeps its outer call's agent.
+   */
+  readonly agent?: { readonly id: string; readonly type: string };
+  /**
+   * For `host.tools.execute`: called with a sub-call's additional context,
+   * which core drops (a single call has no step message to carry it). Not
+   * called when there is none, nor for a nested step, which keeps its context.
+   */
+  readonly onDroppedContext?: (parts: readonly ContextPart[]) => void;
 }

@@ -1,4 +1,5 @@
-import { announce, approve, checkGuards, parseSent, preExecute, validate } from './admit.js';
+import { announce, checkGuards, parseSent, preExecute, validate } from './admit.js';
+import { approve } from './approve.js';
 import { type CallRun, newCallRun } from './call-run.js';
 import type { AbortFollower } from './cancellation.js';
 import { commit, finaliseAndObserve, postExecute } from './complete.js';
@@ -29,6 +30,12 @@ export interface Step {
 /** How a step runs. Aborting `signal` cancels it: every call still gets one result. */
 export interface StepOptions {
   readonly signal?: AbortSignal;
+  /**
+   * Runs every call of the step on behalf of this call (a subagent's step):
+   * each carries its token, follows its signal (besides `signal`) and is
+   * logged with `parent` in its `tool/call` event.
+   */
+  readonly parent?: ParentCall;
 }
 
 /** One call's single answer. */
@@ -63,8 +70,9 @@ export async function runStep(rt: Runtime, step: Step, options?: StepOptions): P
   if (calls.length === 0) {
     return { results: [], error: { code: ErrorCode.EMPTY_STEP, message: 'the step has no calls' } };
   }
-  const signal = options?.signal;
-  const runs = calls.map((call: unknown, index) => startRun(rt, call, index));
+  const parent = options?.parent;
+  const signal = eitherSignal(options?.signal, parent?.signal);
+  const runs = calls.map((call: unknown, index) => startRun(rt, call, index, parent));
   markDuplicates(runs);
   const unlink = signal === undefined ? undefined : followStepSignal(runs, signal);
 
@@ -112,6 +120,12 @@ export async function runStep(rt: Runtime, step: Step, options?: StepOptions): P
     Object.freeze({ id: run.identity.id, name: run.identity.name, outcome: outcomes[index] as Outcome }),
   );
   return context === undefined ? { results } : { results, context };
+}
+
+/** One signal that aborts when either does. */
+function eitherSignal(a: AbortSignal | undefined, b: AbortSignal | undefined): AbortSignal | undefined {
+  if (a === undefined || b === undefined || a === b) return a ?? b;
+  return AbortSignal.any([a, b]);
 }
 
 /** Makes every call of the step follow its signal; returns the way to stop following. */
@@ -238,11 +252,14 @@ function startRun(rt: Runtime, call: unknown, index: number, parent?: ParentCall
   const c = (typeof call === 'object' && call !== null ? call : {}) as Record<string, unknown>;
   const validId = typeof c.id === 'string' && c.id.length > 0;
   const validName = typeof c.name === 'string' && c.name.length > 0;
-  const identity: CallIdentity = Object.freeze({
-    id: validId ? (c.id as string) : `#${index}`,
-    name: validName ? (c.name as string) : String(c.name ?? ''),
-    token: parent?.token ?? rt.nextToken(),
-  });
+  const id = validId ? (c.id as string) : `#${index}`;
+  const name = validName ? (c.name as string) : String(c.name ?? '');
+  const token = parent?.token ?? rt.nextToken();
+  const agent = parent?.agent;
+  // A subagent's identity is copied and frozen: the caller's object cannot change it later.
+  const identity: CallIdentity = Object.freeze(
+    agent === undefined ? { id, name, token } : { id, name, token, agent: Object.freeze({ id: agent.id, type: agent.type }) },
+  );
   const run = newCallRun(identity, c.args, parent === undefined ? undefined : { id: parent.id, signal: parent.signal });
   if (!validId || !validName) {
     run.outcome = errorOutcome('validate', ErrorCode.INVALID_CALL, `call ${index} needs a non-empty string "id" and "name"`);
@@ -283,8 +300,17 @@ export async function executeCall(rt: Runtime, call: SubCall, parent?: ParentCal
     }
     const final = await complete(rt, run, outcome);
     await safeCommit(rt, run, final);
+    if (run.context.length > 0) tellDroppedContext(rt, run, parent);
     return final;
   } finally {
     unfollow?.();
+  }
+}
+
+function tellDroppedContext(rt: Runtime, run: CallRun, parent: ParentCall | undefined): void {
+  try {
+    parent?.onDroppedContext?.(Object.freeze([...run.context]));
+  } catch (error) {
+    rt.diagnostics.record('SUBSCRIBER_FAILED', 'parent:onDroppedContext', messageOf(error), run.identity.id);
   }
 }

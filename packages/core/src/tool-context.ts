@@ -26,8 +26,10 @@ export class ToolContextImpl implements ToolContext {
   }
 
   get tools(): { execute(call: SubCall): Promise<Outcome> } {
-    const { id, token } = this.call;
-    return { execute: (sub: SubCall) => this.#rt.execute(sub, { id, token, signal: this.signal }) };
+    const { id, token, agent } = this.call;
+    // A sub-call (run_code's) made inside a subagent stays that subagent's.
+    const parent = agent === undefined ? { id, token, signal: this.signal } : { id, token, agent, signal: this.signal };
+    return { execute: (sub: SubCall) => this.#rt.execute(sub, parent) };
   }
 
   get signal(): AbortSignal {

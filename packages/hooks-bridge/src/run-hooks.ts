@@ -121,6 +121,12 @@ async function runOne(spec: HookSpec, call: HookCall, view: ExternalView, settin
     toolInput: view.input,
     ...(call.end === undefined ? {} : { end: call.end }),
   });
+  // A subagent's call carries its identity under Claude Code's names, so scripts can tell it from the main agent's.
+  const agent = call.call.agent;
+  if (agent !== undefined && spec.dialect === 'claude') {
+    payload.agent_id = agent.id;
+    payload.agent_type = agent.type;
+  }
   const stdin = `${jsonText(payload)}\n`;
   const run = await runHookProcess({
     command: spec.args === undefined ? spec.command : substitute(spec.command, settings),

@@ -43,6 +43,19 @@ describe('remembered approvals', () => {
     expect(other.prompts).toHaveLength(1);
   });
 
+  it('shows in the session log which grant an answer created and which grant answered a later call', async () => {
+    const t = await permissionHost(project, { settingsFiles: false }, { answer: 'allowed-session' });
+    await t.call('shell', { command: 'make test' });
+    await t.call('shell', { command: 'make test' });
+    const [grant] = await t.perms.grants.list();
+    const answers = t.host.events.list().filter((e) => e.type === 'approval/answer');
+    expect(answers.map((e) => e.data)).toEqual([
+      expect.objectContaining({ answer: 'allowed-once', source: 'provider', grant: grant?.id }),
+      expect.objectContaining({ answer: 'allowed', source: 'remembered', grant: grant?.id }),
+    ]);
+    expect(t.host.events.list().filter((e) => e.type === 'approval/request')).toHaveLength(2);
+  });
+
   it('remembers for the project in the grants file, for the same agent only', async () => {
     const t = await permissionHost(project, { settingsFiles: false }, { answer: 'allowed-project', rules: ['Bash(make *)'] });
     expect((await t.call('shell', { command: 'make test' })).status).toBe('ok');

@@ -186,6 +186,15 @@ export function permissions(options: PermissionsOptions = {}): PermissionsPlugin
         remember(info.call, entry);
         if (o.recordDecisions !== false)
           void h.events.emit('permissions/decision', eventOf(info.tool.name, entry.decision), info.call).catch(() => undefined);
+        // A call allowed because of a remembered grant is logged by core as an approval the grant answered.
+        const grant = entry.decision.decision === 'allow' ? entry.decision.by.find((by) => by.kind === 'grant') : undefined;
+        if (grant !== undefined) {
+          return {
+            decision: 'allow',
+            reason: entry.decision.reason,
+            remembered: { grant: grant.grant, message: `remembered approval "${grant.rule}"` },
+          };
+        }
         return { decision: entry.decision.decision, reason: entry.decision.reason };
       });
       h.hooks.result.tap('permissions', (_outcome, info) => {
@@ -223,7 +232,7 @@ export function permissions(options: PermissionsOptions = {}): PermissionsPlugin
           const current = entry !== undefined && entry.args === request.args ? entry : decideFor(tool, request.args);
           suggestions = suggestGrants(current.subject, current.decision);
         }
-        const reply: PermissionPromptReply = await prompt({
+        const reply = await prompt({
           ...request,
           decision,
           remember: { scopes: suggestions.length > 0 ? offered : [], suggestions },
@@ -241,6 +250,8 @@ export function permissions(options: PermissionsOptions = {}): PermissionsPlugin
         try {
           const grant = await store.add(scope, rules, { session: host?.session ?? '', tool: request.tool.name });
           void host?.events.emit('permissions/grant', { action: 'added', grant }, request.call).catch(() => undefined);
+          // Core's approval/answer names the grant this answer created.
+          return { answer: 'allowed-once', grant: grant.id };
         } catch (error) {
           report(problemOf(error));
         }
@@ -295,7 +306,7 @@ export function permissions(options: PermissionsOptions = {}): PermissionsPlugin
   return definePlugin(plugin) as PermissionsPlugin;
 }
 
-function isRemember(reply: PermissionPromptReply): reply is RememberReply {
+function isRemember(reply: PermissionPromptReply | string): reply is RememberReply {
   return typeof reply === 'object' && reply !== null && (reply.answer === 'allowed-session' || reply.answer === 'allowed-project');
 }
 

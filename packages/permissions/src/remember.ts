@@ -32,8 +32,12 @@ export interface RememberReply {
 /** An answer of the permission prompt: any core answer, or one that is remembered. */
 export type PermissionPromptReply = ApprovalAnswer | ApprovalReply | RememberReply;
 
-/** Asks the user about a call; may answer "allow for the session" or "for the project". */
-export type PermissionPrompt = (request: PermissionPromptRequest) => PermissionPromptReply | Promise<PermissionPromptReply>;
+/**
+ * Asks the user about a call; may answer "allow for the session" or "for the project".
+ * As with core's `ApprovalProvider`, the promise may hold any string so that
+ * `async () => 'allowed-session'` type-checks; an unknown answer denies the call.
+ */
+export type PermissionPrompt = (request: PermissionPromptRequest) => PermissionPromptReply | Promise<PermissionPromptReply | (string & {})>;
 
 /**
  * Suggests rules that would allow this call next time: for Bash the exact

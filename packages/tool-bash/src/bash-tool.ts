@@ -15,14 +15,17 @@ import { commandEnvironment } from './environment.js';
 import { BashErrorCode } from './errors.js';
 import { bashExternalNames } from './external.js';
 import type { CallMarkers } from './internal/call-markers.js';
+import { type CallCgroup, type CgroupFactory, type CgroupLimits, cgroupName } from './internal/cgroups.js';
 import { mayChangeDirectory } from './internal/directory-change.js';
+import { GitGuard, type PlantedGitDir } from './internal/git-guard.js';
 import { OutputCapture } from './internal/output-capture.js';
 import type { OutputDirectory } from './internal/output-dir.js';
 import { ProgressFeed } from './internal/progress-feed.js';
 import { type RunOutcome, runProcess, SpawnError, type StopCause } from './internal/run-process.js';
-import { shellScript } from './internal/shell.js';
+import { inCgroups, shellScript } from './internal/shell.js';
 import type { ResolvedToolBashOptions } from './options.js';
 import { type BashResult, bashResultSchema, type StoppedResult } from './result.js';
+import { isNoSandbox } from './sandbox/none.js';
 import type { SandboxPolicy } from './sandbox/provider.js';
 import type { SandboxSelector } from './sandbox-selection.js';
 import type { WorkingDirectory } from './working-directory.js';
@@ -52,6 +55,12 @@ export interface BashToolEnvironment {
   readonly selector: SandboxSelector;
   readonly outputDir: OutputDirectory;
   readonly readOnlyPaths: readonly string[];
+  /** Paths hidden from sandboxed commands (`~` expanded); those that exist are masked. */
+  readonly denyReadPaths: readonly string[];
+  /** Limits for each call, applied where the host can enforce them. */
+  readonly limits: CgroupLimits;
+  /** Per-call cgroups, where this host allows them. */
+  readonly cgroups: CgroupFactory | undefined;
   /** The allow-listed host variables, read when the plugin registered. */
   readonly hostEnvironment: Readonly<Record<string, string>>;
   /** Tags every process of a call, for the escapee sweep. */
@@ -84,8 +93,8 @@ function describeTool(options: ResolvedToolBashOptions): string {
     'a timed-out command and everything it started are killed.',
     `Output beyond ${options.maxOutputChars} characters keeps its head and tail, and the full output is saved to a file whose path the result gives.`,
     options.sandbox.network
-      ? 'In the sandbox, only the workspace roots are writable (.git stays read-only) and /tmp is private.'
-      : 'In the sandbox, only the workspace roots are writable (.git stays read-only), /tmp is private, and there is no network.',
+      ? 'In the sandbox, only the workspace roots are writable (.git stays read-only and may not be created), /tmp is private, and credentials such as ~/.ssh read as empty.'
+      : 'In the sandbox, only the workspace roots are writable (.git stays read-only and may not be created), /tmp is private, credentials such as ~/.ssh read as empty, and there is no network (unix sockets included).',
     'Processes do not outlive the command: start servers or watchers some other way.',
   ].join(' ');
 }
@@ -126,8 +135,13 @@ async function execute(env: BashToolEnvironment, shellIsBash: boolean, args: Bas
     extraReadablePaths: env.outputDir.existing === undefined ? [] : [env.outputDir.existing],
     network: options.sandbox.network,
     cwd,
+    denyReadPaths: env.denyReadPaths,
+    ...(env.limits.processes === undefined ? {} : { maxProcesses: env.limits.processes }),
   };
   const marker = env.markers.next();
+  const unsandboxed = isNoSandbox(provider);
+  const cgroup = callCgroup(env, unsandboxed, marker);
+  const gitGuard = unsandboxed || options.sandbox.gitWritable ? undefined : new GitGuard(directory.roots);
   const feed = new ProgressFeed((update) => ctx.progress(update), options.progressIntervalMs, options.progressMaxChars);
   const capture = new OutputCapture({
     maxChars: options.maxOutputChars,
@@ -138,10 +152,14 @@ async function execute(env: BashToolEnvironment, shellIsBash: boolean, args: Bas
 
   const processEnv = commandEnvironment(env.hostEnvironment, options.env.set, provider.environment?.(policy) ?? {}, marker);
   const reportDirectory = !shellIsBash || mayChangeDirectory(args.command, processEnv);
+  // Unsandboxed, the shell joins the cgroup itself; a sandbox's inside cannot write /sys, so a launcher joins it first.
+  const script = shellScript(args.command, reportDirectory, unsandboxed ? cgroup : undefined);
+  const wrapped = provider.wrap({ file: options.shell, args: ['-c', script] }, policy);
   let run: RunOutcome;
   try {
     run = await runProcess({
-      command: provider.wrap({ file: options.shell, args: ['-c', shellScript(args.command, reportDirectory)] }, policy),
+      command: cgroup === undefined || unsandboxed ? wrapped : inCgroups(cgroup.procsFiles, wrapped),
+      cgroup,
       cwd,
       env: processEnv,
       reportChannel: reportDirectory,
@@ -168,6 +186,9 @@ async function execute(env: BashToolEnvironment, shellIsBash: boolean, args: Bas
     feed.close();
   }
   const captured = await capture.finish();
+  const planted = gitGuard?.check(marker) ?? [];
+  for (const p of planted)
+    notices.push(`${p.path} was created by the command and ${p.movedTo === undefined ? 'could not be moved' : `moved to ${p.movedTo}`}`);
   directory.afterCall(run.report, notices);
   if (run.survivors.length > 0) notices.push(`processes ${run.survivors.join(', ')} could not be killed`);
   const result: BashResult = {
@@ -183,10 +204,34 @@ async function execute(env: BashToolEnvironment, shellIsBash: boolean, args: Bas
     cwd: directory.current,
     sandbox: provider.name,
     durationMs: run.durationMs,
+    ...(cgroup === undefined || Object.keys(cgroup.limits).length === 0 ? {} : { limits: cgroup.limits }),
     ...(notices.length === 0 ? {} : { notices }),
   };
   if (run.stop !== undefined) throw stoppedError(run.stop, { ...result, escalated: run.escalated });
+  if (planted.length > 0) throw plantedError(planted, result);
   return result;
+}
+
+/**
+ * The call's cgroup: unsandboxed, for the kill that nothing escapes; in a
+ * sandbox only for limits (its PID namespace already takes every process down).
+ */
+function callCgroup(env: BashToolEnvironment, unsandboxed: boolean, marker: string): CallCgroup | undefined {
+  return env.cgroups?.create(cgroupName(marker), env.limits, unsandboxed);
+}
+
+function plantedError(planted: readonly PlantedGitDir[], result: BashResult): ToolError {
+  const what = planted
+    .map((p) =>
+      p.movedTo === undefined ? `${p.path} (could not be moved: remove it before running git)` : `${p.path} (moved to ${p.movedTo})`,
+    )
+    .join(', ');
+  return new ToolError(
+    BashErrorCode.GIT_DIR_PLANTED,
+    `the command created ${what}: git would run its hooks and config outside the sandbox, so it was moved out of git's reach. ` +
+      'Sandboxed commands may not create git repositories in the workspace roots (sandbox.gitWritable allows it).',
+    { data: { ...result, planted: planted.map((p) => ({ path: p.path, movedTo: p.movedTo ?? null })) } as unknown as JsonValue },
+  );
 }
 
 /** The error of a stopped command, with what it produced as `data`. */

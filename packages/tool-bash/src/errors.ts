@@ -17,6 +17,12 @@ export const BashErrorCode = {
   CWD_MISSING: 'CWD_MISSING',
   /** The body ran without a sandbox decision from the plugin's pre-execute tap (the tap was removed): refused. */
   SANDBOX_NOT_SELECTED: 'SANDBOX_NOT_SELECTED',
+  /**
+   * A sandboxed command created `.git` in a root that had none (hooks and
+   * config there would run outside the sandbox): it was renamed aside and the
+   * call failed; `data` holds the result and the paths.
+   */
+  GIT_DIR_PLANTED: 'GIT_DIR_PLANTED',
   /** `toolBash` was called with options it cannot use. */
   INVALID_OPTIONS: 'INVALID_OPTIONS',
 } as const;

@@ -1,8 +1,9 @@
 /**
  * The dsh `bash` tool: a fresh `bash -c` per call in the session's working
  * directory, bounded output with the full text saved to a file, live output,
- * a process-tree kill on timeout or abort, and a bubblewrap sandbox chosen
- * per call in `tools/pre-execute`.
+ * a process-tree kill on timeout or abort (a cgroup per call where the host
+ * allows one), and a bubblewrap sandbox with a seccomp filter, hidden
+ * secrets and process limits, chosen per call in `tools/pre-execute`.
  *
  * @packageDocumentation
  */
@@ -20,7 +21,9 @@ export {
   waitForNoProcesses,
 } from './processes.js';
 export { type BashResult, bashResultSchema, type OutputProgress, type StoppedBy, type StoppedResult } from './result.js';
-export { type BwrapSandboxOptions, bwrapArgs, bwrapSandbox } from './sandbox/bwrap.js';
+export { type BwrapSandboxOptions, bwrapArgs, bwrapSandbox, seccompFd } from './sandbox/bwrap.js';
+export { defaultDenyRead } from './sandbox/masks.js';
 export { noSandbox } from './sandbox/none.js';
-export type { SandboxCommand, SandboxPolicy, SandboxProbe, SandboxProvider } from './sandbox/provider.js';
+export type { SandboxCommand, SandboxInput, SandboxPolicy, SandboxProbe, SandboxProvider } from './sandbox/provider.js';
+export { seccompDeniedSyscalls, seccompFilter } from './sandbox/seccomp.js';
 export type { SandboxFallback } from './sandbox-selection.js';

@@ -1,6 +1,7 @@
 import { DshError, z } from '@deepseek-ai/dsh-core';
 import { defaultEnvAllowList } from './environment.js';
 import { BashErrorCode } from './errors.js';
+import { defaultDenyRead } from './sandbox/masks.js';
 import type { SandboxProvider } from './sandbox/provider.js';
 
 /** The longest delay `setTimeout` honours; longer values would fire at once. */
@@ -59,6 +60,20 @@ export const toolBashOptionsSchema = z
     shell: path.default('bash'),
     /** After a command exits, look for processes that left its group but kept its marker, and kill them. */
     sweepEscapees: z.boolean().default(true),
+    /** Run each call in its own cgroup where the host lets this process create one (v2 for the kill, v1 or v2 for limits). */
+    cgroups: z.boolean().default(true),
+    limits: z
+      .strictObject({
+        /** The most processes (tasks, threads included) a call may run at once; `null` for none. */
+        processes: z.number().int().min(8).nullable().default(4096),
+        /** The most memory a sandboxed call may use (cgroup only); none by default. */
+        memoryBytes: z
+          .number()
+          .int()
+          .min(16 * 1024 * 1024)
+          .optional(),
+      })
+      .default({ processes: 4096 }),
     env: z
       .strictObject({
         /** Host variables passed through (a trailing `*` matches a prefix); replaces the default list. */
@@ -89,8 +104,20 @@ export const toolBashOptionsSchema = z
         gitWritable: z.boolean().default(false),
         /** The `bwrap` executable. */
         bwrapPath: path.default('bwrap'),
+        /** Paths hidden from sandboxed commands (`~/` is `home`); replaces the default list. */
+        denyRead: z.array(path).default([...defaultDenyRead]),
+        /** The directory `~` stands for in `denyRead`; the user's home by default. */
+        home: path.optional(),
       })
-      .default({ provider: 'bwrap', fallback: 'deny', network: false, readOnlyPaths: [], gitWritable: false, bwrapPath: 'bwrap' }),
+      .default({
+        provider: 'bwrap',
+        fallback: 'deny',
+        network: false,
+        readOnlyPaths: [],
+        gitWritable: false,
+        bwrapPath: 'bwrap',
+        denyRead: [...defaultDenyRead],
+      }),
   })
   .refine((o) => o.defaultTimeoutMs <= o.maxTimeoutMs, { message: 'must not exceed maxTimeoutMs', path: ['defaultTimeoutMs'] });
 

@@ -1,12 +1,15 @@
+import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { DshError, definePlugin, ErrorCode, type Host, type Plugin, z } from '@deepseek-ai/dsh-core';
 import { bashTool } from './bash-tool.js';
 import { allowedHostEnvironment } from './environment.js';
 import { BashErrorCode } from './errors.js';
 import { CallMarkers } from './internal/call-markers.js';
+import { CgroupFactory } from './internal/cgroups.js';
 import { OutputDirectory } from './internal/output-dir.js';
 import { envAllowList, parseToolBashOptions, type ResolvedToolBashOptions, type ToolBashOptions } from './options.js';
 import { bwrapSandbox } from './sandbox/bwrap.js';
+import { expandHome } from './sandbox/masks.js';
 import { noSandbox } from './sandbox/none.js';
 import type { SandboxPolicy, SandboxProbe, SandboxProvider } from './sandbox/provider.js';
 import { SandboxSelector } from './sandbox-selection.js';
@@ -45,16 +48,25 @@ export function toolBash(options: ToolBashOptions = {}): Plugin {
 async function register(host: Host, pluginName: string, options: ResolvedToolBashOptions, start: string, roots: readonly string[]) {
   const outputDir = new OutputDirectory(options.outputDir);
   const readOnlyPaths = roots.flatMap((root) => [
-    ...(options.sandbox.gitWritable ? [] : [join(root, '.git')]),
+    // `.husky` holds hooks git runs (through core.hooksPath) in repositories set up with husky.
+    ...(options.sandbox.gitWritable ? [] : [join(root, '.git'), join(root, '.husky')]),
     ...options.sandbox.readOnlyPaths.map((p) => (isAbsolute(p) ? p : join(root, p))),
   ]);
   const configured = providerOf(options);
+  const home = options.sandbox.home ?? homedir();
+  const denyReadPaths = options.sandbox.denyRead.map((p) => expandHome(p, home));
+  const limits = {
+    processes: options.limits.processes ?? undefined,
+    memoryBytes: options.limits.memoryBytes ?? undefined,
+  };
   const policy: SandboxPolicy = {
     writableRoots: roots,
     readOnlyPaths,
     extraReadablePaths: [],
     network: options.sandbox.network,
     cwd: start,
+    denyReadPaths,
+    ...(limits.processes === undefined ? {} : { maxProcesses: limits.processes }),
   };
   const probe = await safeProbe(configured, policy);
   const selector = new SandboxSelector({
@@ -78,6 +90,9 @@ async function register(host: Host, pluginName: string, options: ResolvedToolBas
       selector,
       outputDir,
       readOnlyPaths,
+      denyReadPaths,
+      limits,
+      cgroups: options.cgroups ? CgroupFactory.detect() : undefined,
       hostEnvironment,
       markers: new CallMarkers(),
     }),
@@ -96,6 +111,10 @@ function resolveDirectories(options: ResolvedToolBashOptions): { start: string; 
     (root, i) => existingDirectory(resolve(start, root)) ?? fail(`roots.${i}`, `${root} is not an existing directory`),
   );
   if (!insideRoots(start, roots)) fail('cwd', `${start} is not inside any of the roots (${roots.join(', ')})`);
+  options.sandbox.denyRead.forEach((p, i) => {
+    if (!isAbsolute(p) && p !== '~' && !p.startsWith('~/')) fail(`sandbox.denyRead.${i}`, `${p} must be absolute or start with ~/`);
+  });
+  if (options.sandbox.home !== undefined && !isAbsolute(options.sandbox.home)) fail('sandbox.home', 'must be an absolute path');
   return { start, roots };
 }
 

@@ -1,12 +1,15 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { bashHosts, errorOf, okOutput, trackProcesses, workspace } from './fixtures/support.js';
+import { bashHosts, errorOf, okOutput, stoppedOnceStarted, trackProcesses, workspace } from './fixtures/support.js';
 import { killProcessesMatching, processesMatching, waitForNoProcesses } from './processes.js';
 
 const ws = workspace();
 const { env, mark, marked } = trackProcesses();
 
-const host = bashHosts({ cwd: ws, killGraceMs: 300, sandbox: { provider: 'none' } }, env);
+// Without cgroups: these tests pin down the process-group kill and the marker sweep (daemons.test.ts has both).
+const host = bashHosts({ cwd: ws, killGraceMs: 300, cgroups: false, sandbox: { provider: 'none' } }, env);
+/** A grace long enough that only a process ignoring SIGTERM is escalated, however loaded the machine. */
+const patientHost = bashHosts({ cwd: ws, killGraceMs: 30_000, cgroups: false, sandbox: { provider: 'none' } }, env);
 
 /** Waits until the last background process has left the shell's session (its session id is its own pid). */
 const untilEscaped = 'p=$!; until [ "$(cut -d\' \' -f6 /proc/$p/stat)" = "$p" ]; do sleep 0.01; done';
@@ -20,14 +23,17 @@ async function started(mark: string, needle: string): Promise<void> {
 
 describe('stopping a command and everything it started', () => {
   it('kills children and grandchildren on timeout, and returns the output so far', async () => {
-    const t = await host();
+    const t = await patientHost();
     const m = mark();
-    const error = errorOf(
-      await t.call('bash', { command: marked(m, 'echo started; sleep 300 & (sleep 301 & wait) & wait'), timeout: 300 }),
+    const command = marked(m, 'echo started; sleep 300 & (sleep 301 & wait) & wait');
+    const { error, timeoutMs } = await stoppedOnceStarted(
+      (timeout) => t.call('bash', { command, timeout }),
+      (e) => e.data?.stdout === 'started\n',
     );
     expect(error.code).toBe('TOOL_TIMEOUT');
-    expect(error.message).toMatch(/did not finish within 300 ms/);
-    expect(error.data).toMatchObject({ stoppedBy: 'timeout', timeoutMs: 300, escalated: false, stdout: 'started\n', signal: 'SIGTERM' });
+    expect(error.message).toMatch(new RegExp(`did not finish within ${timeoutMs} ms`));
+    expect(error.data).toMatchObject({ stoppedBy: 'timeout', timeoutMs, escalated: false, stdout: 'started\n', signal: 'SIGTERM' });
+    expect(await waitForNoProcesses(m)).toEqual([]);
   });
 
   it('escalates to SIGKILL when the command ignores SIGTERM', async () => {

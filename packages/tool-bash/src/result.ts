@@ -23,6 +23,8 @@ export const bashResultSchema = z.object({
   /** The sandbox the command ran in (`bwrap`, `none`, …). */
   sandbox: z.string(),
   durationMs: z.number().nonnegative(),
+  /** The limits the host could enforce on this call (a cgroup's); absent when none was set that way. */
+  limits: z.object({ processes: z.number().int().optional(), memoryBytes: z.number().int().optional() }).optional(),
   /** Things the model should know: a clamped timeout, a reset working directory, an unsandboxed run. */
   notices: z.array(z.string()).optional(),
 });

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bashHosts, bwrapStatus, errorOf, okOutput, trackProcesses, workspace } from './fixtures/support.js';
+import { bashHosts, bwrapStatus, errorOf, okOutput, stoppedOnceStarted, trackProcesses, workspace } from './fixtures/support.js';
 import { bwrapArgs } from './sandbox/bwrap.js';
 
 const status = await bwrapStatus();
@@ -13,6 +13,8 @@ const outside = workspace('dsh-bash-outside-', '/var/tmp');
 const { env, mark, marked } = trackProcesses();
 
 const host = bashHosts({ cwd: ws, killGraceMs: 300, sandbox: { provider: 'bwrap' } }, env);
+/** A grace long enough that only a process ignoring SIGTERM is escalated, however loaded the machine. */
+const patientHost = bashHosts({ cwd: ws, killGraceMs: 30_000, sandbox: { provider: 'bwrap' } }, env);
 
 describe('bwrap arguments', () => {
   it('drop every capability, unshare user and nested user namespaces, and mount in a working order', () => {
@@ -122,12 +124,14 @@ describe.skipIf(!status.ok)('the bwrap sandbox (real bubblewrap)', () => {
   });
 
   it('gives processes inside the sandbox SIGTERM first, and its grace period', async () => {
-    const t = await host();
+    const t = await patientHost();
     const m = mark();
-    const error = errorOf(
-      await t.call('bash', { command: marked(m, 'trap "echo got-term; exit 7" TERM; sleep 300 & wait'), timeout: 300 }),
+    const command = marked(m, 'trap "echo got-term; exit 7" TERM; echo trapped; sleep 300 & wait');
+    const { error } = await stoppedOnceStarted(
+      (timeout) => t.call('bash', { command, timeout }),
+      (e) => e.data?.stdout.startsWith('trapped\n') === true,
     );
-    expect(error.data).toMatchObject({ escalated: false, stdout: 'got-term\n', exitCode: 7 });
+    expect(error.data).toMatchObject({ escalated: false, stdout: 'trapped\ngot-term\n', exitCode: 7 });
   });
 
   it('kills background and setsid processes when the command exits normally', async () => {

@@ -8,21 +8,28 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { agent } from '@deepseek-ai/dsh-agent';
 import { cliVersion } from '@deepseek-ai/dsh-cli';
 import { codeMode } from '@deepseek-ai/dsh-code-mode';
 import { type ApprovalProvider, createHost, type Plugin } from '@deepseek-ai/dsh-core';
 import { createTestHost } from '@deepseek-ai/dsh-core/testing';
 import { hooksBridge } from '@deepseek-ai/dsh-hooks-bridge';
+import { mcp } from '@deepseek-ai/dsh-mcp';
 import { otel } from '@deepseek-ai/dsh-otel';
 import { permissions } from '@deepseek-ai/dsh-permissions';
 import { retryPolicy } from '@deepseek-ai/dsh-retry-policy';
 import { timeoutPolicy } from '@deepseek-ai/dsh-timeout-policy';
 import { toolBash } from '@deepseek-ai/dsh-tool-bash';
 import { toolFs } from '@deepseek-ai/dsh-tool-fs';
+import { toolSkill } from '@deepseek-ai/dsh-tool-skill';
+import { toolSubagent } from '@deepseek-ai/dsh-tool-subagent';
+import { toolTodo } from '@deepseek-ai/dsh-tool-todo';
+import { toolWeb } from '@deepseek-ai/dsh-tool-web';
 
 const scratch = mkdtempSync(join(tmpdir(), 'dsh-consumer-'));
 try {
   const dirs = { projectDir: scratch, homeDir: scratch };
+  const mcpPlugin = mcp({ cwd: scratch });
   const packages: [string, Plugin][] = [
     ['@deepseek-ai/dsh-tool-fs', toolFs({ roots: [scratch], cwd: scratch, search: 'builtin' })],
     ['@deepseek-ai/dsh-tool-bash', toolBash({ cwd: scratch, sandbox: { provider: 'none' } })],
@@ -31,6 +38,13 @@ try {
     ['@deepseek-ai/dsh-otel', otel()],
     ['@deepseek-ai/dsh-hooks-bridge', hooksBridge(dirs)],
     ['@deepseek-ai/dsh-permissions', permissions({ ...dirs, cwd: scratch })],
+    ['@deepseek-ai/dsh-tool-todo', toolTodo()],
+    ['@deepseek-ai/dsh-tool-web', toolWeb()],
+    ['@deepseek-ai/dsh-tool-skill', toolSkill(dirs)],
+    ['@deepseek-ai/dsh-mcp', mcpPlugin],
+    ['@deepseek-ai/dsh-agent', agent()],
+    // A subagent's model that answers at once: the smoke test only registers the task tool.
+    ['@deepseek-ai/dsh-tool-subagent', toolSubagent({ model: async () => ({ text: 'done', calls: [], stop: 'end' }), ...dirs })],
     ['@deepseek-ai/dsh-code-mode', codeMode()],
   ];
   const plugins = packages.map(([, plugin]) => plugin);
@@ -65,6 +79,7 @@ try {
   const listed = await t.call('list', { path: scratch });
   assert.equal(listed.status, 'ok', `list should succeed, got ${JSON.stringify(listed)}`);
   console.log('core/testing: createTestHost ran a tool');
+  await mcpPlugin.close();
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }

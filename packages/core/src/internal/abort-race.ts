@@ -1,6 +1,7 @@
 import type { CallRun } from '../call-run.js';
 import type { AbortFollower, Cancellation } from '../cancellation.js';
 import { ErrorCode, messageOf } from '../errors.js';
+import { lateSettlement } from '../late-settlement.js';
 import { type DispatchOutcome, errorOutcome } from '../outcome.js';
 import type { Runtime } from '../runtime.js';
 import type { TimerTarget } from './deadline-timer.js';
@@ -10,7 +11,7 @@ import type { TimerTarget } from './deadline-timer.js';
  * that cancellation: its deadline, when it has one, aborts it; once aborted,
  * the call settles with the cancellation's `outcomeOnAbort` as soon as the
  * work settles or the grace period ends. A later settlement is recorded as
- * `LATE_SETTLEMENT`, never delivered.
+ * `LATE_SETTLEMENT` and logged as `tool/late-settlement`, never delivered.
  */
 export function raceAbort(rt: Runtime, run: CallRun, work: Promise<DispatchOutcome>, cancellation: Cancellation): Promise<DispatchOutcome> {
   return new Promise<DispatchOutcome>((resolve) => {
@@ -31,6 +32,7 @@ class AbortRace implements AbortFollower, TimerTarget {
   #work: Promise<DispatchOutcome> | undefined;
   #grace: ReturnType<typeof setTimeout> | undefined;
   #done = false;
+  #startedAt = 0;
 
   constructor(rt: Runtime, run: CallRun, cancellation: Cancellation, resolve: (outcome: DispatchOutcome) => void) {
     this.#rt = rt;
@@ -40,6 +42,7 @@ class AbortRace implements AbortFollower, TimerTarget {
   }
 
   watch(work: Promise<DispatchOutcome>): void {
+    this.#startedAt = Date.now();
     const cancellation = this.#cancellation;
     if (cancellation.deadline !== undefined && !cancellation.aborted) {
       this.#rt.deadlines.schedule(cancellation.deadline, this);
@@ -66,15 +69,7 @@ class AbortRace implements AbortFollower, TimerTarget {
     this.#grace = setTimeout(() => {
       if (this.#done) return;
       this.#finish(undefined);
-      void work.then((late) => {
-        const { identity } = this.#run;
-        this.#rt.diagnostics.record(
-          'LATE_SETTLEMENT',
-          `tool:${identity.name}`,
-          `settled ${late.status} after the ${graceMs} ms grace period; the result was discarded`,
-          identity.id,
-        );
-      });
+      void work.then((late) => lateSettlement(this.#rt, this.#run, late, Date.now() - this.#startedAt, graceMs));
     }, graceMs);
   }
 

@@ -21,7 +21,9 @@ export function withDeadline<T>(promise: PromiseLike<T>, ms: number, signal?: Ab
     };
     const timer = setTimeout(onAbort, ms);
     timer.unref?.();
-    signal?.addEventListener('abort', onAbort, { once: true });
+    // A signal that fired before the wait began (a provider that cancelled the step itself) ends it at once.
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener('abort', onAbort, { once: true });
     promise.then(
       (value) => {
         if (finish()) resolve({ timedOut: false, value });

@@ -1,32 +1,45 @@
 import type { AnySessionEvent } from '../events.js';
 
+/** What the log has said so far about one call. */
+interface CallSeen {
+  calls: number;
+  results: number;
+  requests: number;
+  answers: number;
+}
+
 /**
  * Checks a session log against the contract's invariants and lists every
- * violation (an empty list means the log is well formed): `seq` rises by one,
- * each call has one `tool/call` then exactly one `tool/result`, and a step's
- * `context/message` comes after the results it gathers.
+ * violation (an empty list means the log is well formed): `seq` rises by one;
+ * each call has one `tool/call` then exactly one `tool/result`; an
+ * `approval/request` is answered by one `approval/answer`, both between the
+ * call's `tool/call` and its `tool/result`, before any event of its body; a `tool/late-settlement` comes
+ * after its `tool/result`; a step's `context/message` comes after the results
+ * it gathers. A list that starts after seq 1 (older events dropped from
+ * memory, see `host.events.dropped()`) is checked from where it starts: calls
+ * whose `tool/call` was dropped are not reported.
  */
 export function logProblems(events: readonly AnySessionEvent[]): string[] {
   const problems: string[] = [];
-  const calls = new Map<string, { calls: number; results: number }>();
+  const calls = new Map<string, CallSeen>();
+  const truncated = (events[0]?.seq ?? 1) > 1;
+  const seenOf = (event: AnySessionEvent): CallSeen | undefined => {
+    const key = `${event.token}/${event.call}`;
+    let seen = calls.get(key);
+    if (seen === undefined) {
+      if (event.type !== 'tool/call' && truncated) return undefined;
+      seen = { calls: 0, results: 0, requests: 0, answers: 0 };
+      calls.set(key, seen);
+    }
+    return seen;
+  };
   for (const [index, event] of events.entries()) {
     const previous = events[index - 1];
     if (previous !== undefined && event.seq !== previous.seq + 1) {
       problems.push(`seq ${event.seq} follows ${previous.seq}`);
     }
-    if (event.type === 'tool/call' || event.type === 'tool/result') {
-      const key = `${event.token}/${event.call}`;
-      const seen = calls.get(key) ?? { calls: 0, results: 0 };
-      if (event.type === 'tool/call') {
-        seen.calls += 1;
-        if (seen.calls > 1) problems.push(`call ${event.call} has more than one tool/call event`);
-      } else {
-        seen.results += 1;
-        if (seen.calls === 0) problems.push(`call ${event.call} has a tool/result before its tool/call`);
-        if (seen.results > 1) problems.push(`call ${event.call} has more than one tool/result event`);
-      }
-      calls.set(key, seen);
-    }
+    const seen = event.call === undefined ? undefined : seenOf(event);
+    if (seen !== undefined) checkCallEvent(event, seen, problems);
     if (event.type === 'context/message') {
       for (const part of event.data.parts) {
         const open = [...calls.entries()].find(([key, v]) => key.endsWith(`/${part.call}`) && v.results === 0);
@@ -38,4 +51,44 @@ export function logProblems(events: readonly AnySessionEvent[]): string[] {
     if (seen.results === 0) problems.push(`call ${key.split('/').slice(1).join('/')} has no tool/result`);
   }
   return problems;
+}
+
+function checkCallEvent(event: AnySessionEvent, seen: CallSeen, problems: string[]): void {
+  const call = `call ${event.call}`;
+  switch (event.type) {
+    case 'tool/call':
+      seen.calls += 1;
+      if (seen.calls > 1) problems.push(`${call} has more than one tool/call event`);
+      return;
+    case 'tool/result':
+      seen.results += 1;
+      if (seen.calls === 0) problems.push(`${call} has a tool/result before its tool/call`);
+      if (seen.results > 1) problems.push(`${call} has more than one tool/result event`);
+      if (seen.requests > seen.answers) problems.push(`${call} has an approval/request without an approval/answer`);
+      return;
+    case 'approval/request':
+      if (seen.calls === 0) problems.push(`${call} has an approval/request before its tool/call`);
+      if (seen.results > 0) problems.push(`${call} has an approval/request after its tool/result`);
+      seen.requests += 1;
+      return;
+    case 'approval/answer':
+      if (seen.answers >= seen.requests) {
+        problems.push(`${call} has an approval/answer without an approval/request before it`);
+        return;
+      }
+      seen.answers += 1;
+      if (seen.results > 0) problems.push(`${call} has an approval/answer after its tool/result`);
+      return;
+    case 'tool/late-settlement':
+      if (seen.results === 0) problems.push(`${call} has a tool/late-settlement before its tool/result`);
+      return;
+    case 'tool/code-dispatch':
+    case 'fs/observed':
+    case 'todo/write':
+      // Only a running body logs these: never while its approval is still unanswered.
+      if (seen.requests > seen.answers) problems.push(`${call} has a ${event.type} event (from its body) before its approval/answer`);
+      return;
+    default:
+      return;
+  }
 }

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import type { Readable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import type { SandboxCommand } from '../sandbox/provider.js';
+import type { CallCgroup } from './cgroups.js';
 import type { OutputCapture } from './output-capture.js';
 import { leftovers, type ProcessTree, terminateTree } from './terminate.js';
 
@@ -27,6 +28,8 @@ export interface RunRequest {
   readonly maxBytes: number;
   readonly signal: AbortSignal;
   readonly capture: OutputCapture;
+  /** The call's cgroup, joined by its first process; removed once the call settles. */
+  readonly cgroup?: CallCgroup | undefined;
 }
 
 /** How the process ended. */
@@ -75,16 +78,18 @@ export function runProcess(request: RunRequest): Promise<RunOutcome> {
       cwd: request.cwd,
       env: request.env,
       detached: true,
-      stdio: request.reportChannel ? ['ignore', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe'],
+      stdio: stdioOf(request.reportChannel, request.command),
       windowsHide: true,
     });
   } catch (error) {
+    request.cgroup?.remove();
     return Promise.reject(new SpawnError(error as NodeJS.ErrnoException));
   }
+  feedInputs(child, request.command);
   return new Promise<RunOutcome>((resolve, reject) => {
     const stdout = child.stdout as Readable;
     const stderr = child.stderr as Readable;
-    const side = child.stdio[3] as Readable | undefined;
+    const side = request.reportChannel ? (child.stdio[3] as Readable) : undefined;
     const streams = side === undefined ? [stdout, stderr] : [stdout, stderr, side];
     let report = '';
     let stop: StopCause | undefined;
@@ -97,6 +102,8 @@ export function runProcess(request: RunRequest): Promise<RunOutcome> {
       marker: request.marker,
       containsProcessTree: request.containsProcessTree,
       hasExited: () => exit !== undefined,
+      // A cgroup that only carries limits (a sandbox's: its PID namespace takes everything down) is not watched.
+      cgroup: request.cgroup?.killable === true ? request.cgroup : undefined,
     };
 
     const stopTree = (cause: StopCause): void => {
@@ -145,6 +152,7 @@ export function runProcess(request: RunRequest): Promise<RunOutcome> {
       finished = true;
       cleanup();
       for (const stream of streams) stream.destroy();
+      request.cgroup?.remove();
       reject(new SpawnError(error));
     });
 
@@ -166,6 +174,7 @@ export function runProcess(request: RunRequest): Promise<RunOutcome> {
       }
       await allClosed(streams, pipeCloseMs);
       for (const stream of streams) stream.destroy();
+      request.cgroup?.remove();
       resolve({
         exitCode: exit?.code ?? null,
         signal: exit?.signal ?? null,
@@ -179,6 +188,29 @@ export function runProcess(request: RunRequest): Promise<RunOutcome> {
 
     if (request.signal.aborted) onAbort();
   });
+}
+
+/** stdin `/dev/null`, stdout and stderr piped, fd 3 for the report, then the launcher's inputs (gaps closed). */
+export function stdioOf(reportChannel: boolean, command: SandboxCommand): ('ignore' | 'pipe')[] {
+  const stdio: ('ignore' | 'pipe')[] = ['ignore', 'pipe', 'pipe', reportChannel ? 'pipe' : 'ignore'];
+  for (const { fd } of command.inputs ?? []) {
+    while (stdio.length <= fd) stdio.push('ignore');
+    stdio[fd] = 'pipe';
+  }
+  return stdio;
+}
+
+/** Writes each input into its pipe and closes it; the launcher reads to EOF. */
+export function feedInputs(child: ChildProcess, command: SandboxCommand): void {
+  for (const { fd, data } of command.inputs ?? []) {
+    const pipe = child.stdio[fd] as (Writable & Readable) | null | undefined;
+    if (pipe === null || pipe === undefined) continue;
+    // A launcher that dies first makes the write fail (EPIPE); its exit tells the story.
+    pipe.on('error', () => undefined);
+    pipe.end(data);
+    // Read the launcher's end-of-file so the socket closes by itself.
+    pipe.resume();
+  }
 }
 
 /** Resolves true once every stream has closed, or false after `ms`. */

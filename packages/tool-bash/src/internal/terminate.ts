@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { hasProc, liveGroupMembers, processesMatching, sendSignal } from '../processes.js';
+import type { CallCgroup } from './cgroups.js';
 
 /** The process tree of one command. */
 export interface ProcessTree {
@@ -11,6 +12,8 @@ export interface ProcessTree {
   readonly containsProcessTree: boolean;
   /** Whether the leader has exited (and been reaped). */
   hasExited(): boolean;
+  /** The call's own cgroup, when it has one: every process of the call, escaped or not. */
+  readonly cgroup?: CallCgroup | undefined;
 }
 
 /** How the tree went. */
@@ -25,8 +28,9 @@ const pollMs = 15;
 const killWaitMs = 3_000;
 
 /**
- * Stops a whole tree: SIGTERM to the group and to every process carrying the
- * call's marker, then, after `graceMs`, SIGKILL to all of them. Resolves once
+ * Stops a whole tree: SIGTERM to the group, to every process carrying the
+ * call's marker and to every member of its cgroup, then, after `graceMs`,
+ * SIGKILL to all of them (and `cgroup.kill`). Resolves once
  * the leader has exited and no live process of the group or with the marker
  * remains (zombies waiting for init do not count), or with the survivors.
  * With a PID namespace the launcher itself is spared SIGTERM, so processes
@@ -36,7 +40,10 @@ export async function terminateTree(tree: ProcessTree, graceMs: number): Promise
   // A pid of 0 or 1 would turn a group kill into "every process"; there is no tree without a real pid.
   if (!(tree.pid > 1)) return { escalated: false, survivors: [] };
   const proc = hasProc();
-  const marked = (): number[] => (proc ? processesMatching(tree.marker, { commandLine: false }).map((p) => p.pid) : []);
+  const marked = (): number[] => [
+    ...(proc ? processesMatching(tree.marker, { commandLine: false }).map((p) => p.pid) : []),
+    ...(tree.cgroup?.members() ?? []),
+  ];
   const alive = (): number[] => {
     const left = new Set([...liveGroupMembers(tree.pid), ...marked()]);
     if (!tree.hasExited()) left.add(tree.pid);
@@ -47,6 +54,7 @@ export async function terminateTree(tree: ProcessTree, graceMs: number): Promise
   if (await until(() => alive().length === 0, graceMs)) return { escalated: false, survivors: [] };
 
   const kill = (): void => {
+    tree.cgroup?.kill();
     sendSignal(-tree.pid, 'SIGKILL');
     for (const pid of alive()) sendSignal(pid, 'SIGKILL');
   };
@@ -60,7 +68,7 @@ export async function terminateTree(tree: ProcessTree, graceMs: number): Promise
 /** Finds whether anything of the tree outlived its leader (a quick check after a normal exit). */
 export function leftovers(tree: ProcessTree, sweep: boolean): boolean {
   if (!(tree.pid > 1)) return false;
-  if (liveGroupMembers(tree.pid).length > 0) return true;
+  if (liveGroupMembers(tree.pid).length > 0 || tree.cgroup?.populated() === true) return true;
   return sweep && hasProc() && processesMatching(tree.marker, { commandLine: false }).length > 0;
 }
 

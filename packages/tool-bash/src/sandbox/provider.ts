@@ -14,12 +14,31 @@ export interface SandboxPolicy {
   readonly network: boolean;
   /** The directory the command starts in. */
   readonly cwd: string;
+  /**
+   * Paths the command must not read (secrets: `~/.ssh`, `/etc/shadow`, …). A
+   * provider hides those that exist (an empty directory or file in their place).
+   */
+  readonly denyReadPaths?: readonly string[];
+  /** The most processes the command may run at once, where the provider can enforce it. */
+  readonly maxProcesses?: number;
 }
 
 /** A program and its arguments, as `child_process.spawn` takes them. */
 export interface SandboxCommand {
   readonly file: string;
   readonly args: readonly string[];
+  /**
+   * Data the launcher reads from extra descriptors (a seccomp filter, say):
+   * each `fd` (4 or higher; 3 is the tool's) is a pipe that receives `data`
+   * and is then closed.
+   */
+  readonly inputs?: readonly SandboxInput[];
+}
+
+/** Bytes handed to the launcher on descriptor `fd` (see `SandboxCommand.inputs`). */
+export interface SandboxInput {
+  readonly fd: number;
+  readonly data: Uint8Array;
 }
 
 /** The result of a provider's probe: usable, or why not. */

@@ -1,0 +1,26 @@
+import { DshError } from '@deepseek-ai/dsh-core';
+
+/** Stable error codes of the agent package; each is listed in the README. */
+export const AgentErrorCode = {
+  /** `runAgent` or an adapter got invalid options; the message names the field. */
+  INVALID_OPTIONS: 'INVALID_OPTIONS',
+  /** The history handed to `runAgent` leaves a tool call without its result, or answers no call. */
+  INVALID_HISTORY: 'AGENT_INVALID_HISTORY',
+  /** The model request failed (network, HTTP status, a malformed response); in `AgentResult.error`. */
+  MODEL_FAILED: 'AGENT_MODEL_FAILED',
+  /** `connectModel` was asked for a provider whose official SDK is not installed. */
+  SDK_MISSING: 'AGENT_SDK_MISSING',
+  /** `connectModel` found no API key in its options or the environment. */
+  API_KEY_MISSING: 'AGENT_API_KEY_MISSING',
+} as const;
+
+/** One of the agent package's stable error codes. */
+export type AgentErrorCode = (typeof AgentErrorCode)[keyof typeof AgentErrorCode];
+
+/** An error of the agent package: a `DshError` with one of {@link AgentErrorCode}'s codes. */
+export class AgentError extends DshError {
+  constructor(code: AgentErrorCode, message: string, options?: { cause?: unknown }) {
+    super(code, message, options);
+    this.name = 'AgentError';
+  }
+}

@@ -1,0 +1,259 @@
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+/** Limits a per-call cgroup may carry. */
+export interface CgroupLimits {
+  readonly processes: number | undefined;
+  readonly memoryBytes: number | undefined;
+}
+
+/** Where each piece of cgroup support lives on this host (found once, at plugin start). */
+interface Layout {
+  /** A cgroup v2 directory we may create children in, whose children have `cgroup.kill`. */
+  readonly v2?: string;
+  /** Controllers enabled for `v2`'s children. */
+  readonly v2Controllers: ReadonlySet<string>;
+  /** cgroup v1 directories (ours) of the `pids` and `memory` hierarchies, when writable. */
+  readonly v1Pids?: string;
+  readonly v1Memory?: string;
+}
+
+/** The cgroups of one call: join them (write `0` into each `procs` file), then ask them who is left. */
+export interface CallCgroup {
+  /** `cgroup.procs` files the call's first process writes `0` into, joining every cgroup of the call. */
+  readonly procsFiles: readonly string[];
+  /** True when a cgroup v2 with `cgroup.kill` holds the call: nothing in it can escape. */
+  readonly killable: boolean;
+  /** The limits actually set. */
+  readonly limits: { readonly processes?: number; readonly memoryBytes?: number };
+  /** Live members (pids as this process sees them). */
+  members(): number[];
+  /** Whether anything is left (cheaper than `members`). */
+  populated(): boolean;
+  /** Kills every member at once (`cgroup.kill`); false where there is none. */
+  kill(): boolean;
+  /** Removes the directories (retried later while a member is still dying). */
+  remove(): void;
+}
+
+/**
+ * Creates one cgroup per call where the host allows it: a cgroup v2 child of
+ * this process's own cgroup (root, or a delegated subtree), killed whole with
+ * `cgroup.kill`; `pids.max`/`memory.max` where those controllers are enabled
+ * there, else in this process's cgroup v1 `pids`/`memory` hierarchies.
+ */
+export class CgroupFactory {
+  readonly #layout: Layout;
+
+  private constructor(layout: Layout) {
+    this.#layout = layout;
+  }
+
+  /** The host's support, or undefined when no cgroup can be created here. */
+  static detect(): CgroupFactory | undefined {
+    let mounts: string;
+    let own: string;
+    try {
+      mounts = readFileSync('/proc/self/mountinfo', 'utf8');
+      own = readFileSync('/proc/self/cgroup', 'utf8');
+    } catch {
+      return undefined;
+    }
+    const v2 = usable(directoryOf(mounts, own, 'cgroup2', undefined), true);
+    const layout: Layout = {
+      ...(v2 === undefined ? {} : { v2 }),
+      v2Controllers: v2 === undefined ? new Set() : enableControllers(v2, ['pids', 'memory']),
+      ...optional('v1Pids', usable(directoryOf(mounts, own, 'cgroup', 'pids'), false)),
+      ...optional('v1Memory', usable(directoryOf(mounts, own, 'cgroup', 'memory'), false)),
+    };
+    return layout.v2 === undefined && layout.v1Pids === undefined && layout.v1Memory === undefined ? undefined : new CgroupFactory(layout);
+  }
+
+  /** Whether calls can be killed whole through cgroup v2. */
+  get killable(): boolean {
+    return this.#layout.v2 !== undefined;
+  }
+
+  /** Whether this limit can be set. */
+  canLimit(limit: keyof CgroupLimits): boolean {
+    const l = this.#layout;
+    return limit === 'processes'
+      ? l.v1Pids !== undefined || l.v2Controllers.has('pids')
+      : l.v1Memory !== undefined || l.v2Controllers.has('memory');
+  }
+
+  /**
+   * The cgroups of one call, or undefined when none was needed or could be
+   * made (the call then runs without). Joining a cgroup costs a kernel
+   * migration per hierarchy, so a call joins as few as it needs: with
+   * `kill`, the v2 one (carrying whatever limits its controllers allow);
+   * without, only the ones that carry a limit (v2 where its controllers
+   * allow, else the v1 hierarchy of that controller).
+   */
+  create(name: string, limits: CgroupLimits, kill: boolean): CallCgroup | undefined {
+    retryPending();
+    const l = this.#layout;
+    const made: string[] = [];
+    const set: { processes?: number; memoryBytes?: number } = {};
+    const make = (parent: string): string => {
+      const dir = join(parent, name);
+      mkdirSync(dir);
+      made.push(dir);
+      return dir;
+    };
+    const inV2 = (key: keyof CgroupLimits): boolean => limits[key] !== undefined && l.v2Controllers.has(controllerOf[key]);
+    let v2: string | undefined;
+    try {
+      v2 = l.v2 !== undefined && (kill || inV2('processes') || inV2('memoryBytes')) ? make(l.v2) : undefined;
+      for (const key of ['processes', 'memoryBytes'] as const) {
+        const value = limits[key];
+        if (value === undefined) continue;
+        const v1 = key === 'processes' ? l.v1Pids : l.v1Memory;
+        if (v2 !== undefined && inV2(key)) writeFileSync(join(v2, `${controllerOf[key]}.max`), String(value));
+        else if (!kill && v1 !== undefined)
+          writeFileSync(join(make(v1), key === 'processes' ? 'pids.max' : 'memory.limit_in_bytes'), String(value));
+        else continue;
+        set[key] = value;
+      }
+    } catch {
+      for (const dir of made.reverse()) tryRemove(dir);
+      return undefined;
+    }
+    if (made.length === 0) return undefined;
+    return {
+      procsFiles: made.map((dir) => join(dir, 'cgroup.procs')),
+      killable: v2 !== undefined,
+      limits: set,
+      members: () => [...new Set(made.flatMap((dir) => pidsIn(dir)))],
+      populated: () =>
+        v2 === undefined ? made.some((dir) => pidsIn(dir).length > 0) : /^populated 1$/m.test(readOr(join(v2, 'cgroup.events'))),
+      kill: () => {
+        if (v2 === undefined) return false;
+        try {
+          writeFileSync(join(v2, 'cgroup.kill'), '1');
+          return true;
+        } catch {
+          return false;
+        }
+      },
+      remove: () => removeLater([...made].reverse(), 3),
+    };
+  }
+}
+
+const controllerOf = { processes: 'pids', memoryBytes: 'memory' } as const;
+
+/** A fresh name for a call's cgroup. */
+export function cgroupName(marker: string): string {
+  return `dsh-bash-${marker}`;
+}
+
+function optional<K extends string>(key: K, value: string | undefined): { [P in K]?: string } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: string };
+}
+
+/** This process's directory in the hierarchy of `fstype` (with `controller` for v1), from mountinfo and /proc/self/cgroup. */
+function directoryOf(mounts: string, own: string, fstype: string, controller: string | undefined): string | undefined {
+  for (const line of mounts.split('\n')) {
+    const [left, right] = line.split(' - ');
+    const fields = left?.split(' ') ?? [];
+    const [type, , superOptions] = right?.split(' ') ?? [];
+    if (type !== fstype) continue;
+    if (controller !== undefined && !(superOptions ?? '').split(',').includes(controller)) continue;
+    const root = fields[3] ?? '/';
+    const mountPoint = fields[4];
+    const path = own
+      .split('\n')
+      .map((entry) => entry.split(':'))
+      .find(([, controllers]) =>
+        controller === undefined ? controllers === '' : (controllers ?? '').split(',').includes(controller),
+      )?.[2];
+    if (mountPoint === undefined || path === undefined) return undefined;
+    const relative = root === '/' ? path : path.startsWith(root) ? path.slice(root.length) : undefined;
+    return relative === undefined ? undefined : resolve(mountPoint, `.${relative}`);
+  }
+  return undefined;
+}
+
+/**
+ * `dir` when a child can be created (for v2, with `cgroup.kill`) and a
+ * process can join it: a real `sh` joins a probe cgroup once, at plugin start.
+ */
+function usable(dir: string | undefined, needsKill: boolean): string | undefined {
+  if (dir === undefined) return undefined;
+  const probe = join(dir, `dsh-bash-probe-${randomBytes(6).toString('hex')}`);
+  try {
+    mkdirSync(probe);
+  } catch {
+    return undefined;
+  }
+  const ok =
+    (!needsKill || existsSync(join(probe, 'cgroup.kill'))) &&
+    spawnSync('/bin/sh', ['-c', 'echo 0 >"$1"', 'sh', join(probe, 'cgroup.procs')], { stdio: 'ignore', timeout: 10_000 }).status === 0;
+  // The probe shell has exited; its cgroup may take a moment to empty.
+  if (!tryRemove(probe)) removeLater([probe], 3);
+  return ok ? dir : undefined;
+}
+
+/** The controllers children of `dir` get; tries to enable the missing ones (fails harmlessly where not allowed). */
+function enableControllers(dir: string, wanted: readonly string[]): ReadonlySet<string> {
+  const enabled = (): Set<string> => new Set(readOr(join(dir, 'cgroup.subtree_control')).trim().split(/\s+/));
+  const now = enabled();
+  const available = new Set(readOr(join(dir, 'cgroup.controllers')).trim().split(/\s+/));
+  for (const controller of wanted) {
+    if (now.has(controller) || !available.has(controller)) continue;
+    try {
+      writeFileSync(join(dir, 'cgroup.subtree_control'), `+${controller}`);
+    } catch {
+      // Not allowed here (processes in this cgroup, not delegated): no such limit.
+    }
+  }
+  const after = enabled();
+  return new Set(wanted.filter((c) => after.has(c)));
+}
+
+function pidsIn(dir: string): number[] {
+  return readOr(join(dir, 'cgroup.procs'))
+    .split('\n')
+    .filter((line) => line !== '')
+    .map(Number);
+}
+
+function readOr(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+function tryRemove(dir: string): boolean {
+  try {
+    rmdirSync(dir);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT';
+  }
+}
+
+/** Directories whose removal failed while members were still being reaped; retried on the next call. */
+const pending = new Set<string>();
+
+function retryPending(): void {
+  for (const dir of pending) if (tryRemove(dir)) pending.delete(dir);
+}
+
+/** Removes the directories, retrying a few times (and at the next call) while members are still being reaped. */
+function removeLater(dirs: readonly string[], tries: number): void {
+  const left = dirs.filter((dir) => {
+    if (tryRemove(dir)) {
+      pending.delete(dir);
+      return false;
+    }
+    pending.add(dir);
+    return true;
+  });
+  if (left.length > 0 && tries > 0) setTimeout(() => removeLater(left, tries - 1), 1_000).unref();
+}

@@ -1,0 +1,69 @@
+// Benchmark of tool-todo, printed as a ratio against a baseline measured in the same run:
+// `todo_write` with an 8-item list through the whole pipeline, against a no-op tool that takes
+// the same arguments (loosely typed) and returns nothing. Target: at most 1.2x. Never fails.
+import { z } from '@deepseek-ai/dsh-core';
+import { createTestHost } from '@deepseek-ai/dsh-core/testing';
+import { toolTodo } from '../dist/index.js';
+
+const rounds = 21;
+const callsPerRound = 1000;
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+// The same eight steps each call, the work moving one step on: what a model sends as it progresses.
+const lists = Array.from({ length: 8 }, (_, current) => ({
+  todos: Array.from({ length: 8 }, (_, i) => ({
+    content: `Step ${i + 1} of the plan: change the parser and its tests`,
+    status: i < current ? 'completed' : i === current ? 'in_progress' : 'pending',
+    activeForm: `Working on step ${i + 1}`,
+  })),
+}));
+
+// Retain only the last events, as a long session would: the log's own growth is not what is measured.
+const t = await createTestHost({ plugins: [toolTodo()], retainEvents: 1000 });
+t.host.tools.register({
+  name: 'noop',
+  description: 'Does nothing.',
+  input: z.object({ todos: z.array(z.unknown()) }),
+  execute: () => ({}),
+});
+// The same no-op, logging the list as a `todo/write` event: how much of the difference is the log's.
+t.host.tools.register({
+  name: 'noop_logged',
+  description: 'Does nothing but log the list.',
+  input: z.object({ todos: z.array(z.unknown()) }),
+  execute: async (args, ctx) => {
+    await ctx.emit('todo/write', { todos: args.todos });
+    return {};
+  },
+});
+
+async function time(name) {
+  // CPU time of this process, not wall time: other work on a shared machine does not land in it.
+  const start = process.cpuUsage();
+  for (let i = 0; i < callsPerRound; i += 1) {
+    const outcome = await t.call(name, lists[i % 8]);
+    if (outcome.status !== 'ok') throw new Error(JSON.stringify(outcome));
+  }
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / callsPerRound;
+}
+
+await time('noop');
+await time('todo_write');
+await time('noop_logged');
+const noop = [];
+const logged = [];
+const todo = [];
+for (let r = 0; r < rounds; r += 1) {
+  noop.push(await time('noop'));
+  logged.push(await time('noop_logged'));
+  todo.push(await time('todo_write'));
+  t.ui.cards.length = 0;
+}
+const base = median(noop);
+const ours = median(todo);
+const log = median(logged);
+console.log(`todo_write through the pipeline (median of ${rounds} rounds of ${callsPerRound} calls, µs of CPU per call)`);
+console.log(`  no-op tool, same args   ${base.toFixed(1).padStart(8)}   1.00x`);
+console.log(`  no-op logging todo/write ${log.toFixed(1).padStart(8)}   ${(log / base).toFixed(2)}x`);
+console.log(`  todo_write (8 items)    ${ours.toFixed(1).padStart(8)}   ${(ours / base).toFixed(2)}x   (target <= 1.20x)`);
