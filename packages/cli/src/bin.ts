@@ -3,6 +3,12 @@
 import { runCli } from './cli.js';
 import { colourWanted, styleFor } from './render/style.js';
 
+// `dsh log … | head` closes the pipe early: that is the reader being done, not a failure.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw error;
+});
+
 const isTTY = process.stdout.isTTY === true;
 const code = await runCli(process.argv.slice(2), {
   stdout: { write: (text) => void process.stdout.write(text) },
@@ -11,5 +17,6 @@ const code = await runCli(process.argv.slice(2), {
   isTTY,
   env: process.env,
   cwd: process.cwd(),
+  stdin: process.stdin,
 });
 process.exitCode = code;

@@ -3,7 +3,10 @@ import { DshError, messageOf } from '@deepseek-ai/dsh-core';
 import { runCatalog } from './commands/catalog.js';
 import { runDemo } from './commands/demo.js';
 import { runHooksCheck } from './commands/hooks-check.js';
+import { runLog } from './commands/log.js';
+import { runMcpList } from './commands/mcp-list.js';
 import { runReplay } from './commands/replay.js';
+import { runRun } from './commands/run.js';
 import { CliError, CliErrorCode } from './errors.js';
 import { ExitCode } from './exit-codes.js';
 import { commandHelp, mainHelp } from './help.js';
@@ -42,6 +45,16 @@ const commandOptions: Readonly<Record<string, Options>> = {
     json: { type: 'boolean' },
   },
   catalog: { ...common, json: { type: 'boolean' } },
+  'mcp list': { ...common, json: { type: 'boolean' } },
+  log: { ...common, call: { type: 'string' }, json: { type: 'boolean' } },
+  run: {
+    ...common,
+    model: { type: 'string', short: 'm' },
+    'base-url': { type: 'string' },
+    provider: { type: 'string', short: 'p' },
+    'max-turns': { type: 'string' },
+    log: { type: 'string' },
+  },
 };
 
 /**
@@ -85,6 +98,17 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<ExitCode> {
       throw new CliError(CliErrorCode.USAGE, `unknown command "hooks ${second}"; did you mean "hooks check"? (dsh --help)`);
     }
     command = 'hooks check';
+    rest = argv.slice(2);
+  }
+  if (first === 'mcp') {
+    if (second !== 'list') {
+      if (second === undefined || second === '--help' || second === '-h') {
+        io.stdout.write(commandHelp('mcp list') ?? '');
+        return ExitCode.OK;
+      }
+      throw new CliError(CliErrorCode.USAGE, `unknown command "mcp ${second}"; did you mean "mcp list"? (dsh --help)`);
+    }
+    command = 'mcp list';
     rest = argv.slice(2);
   }
   const options = commandOptions[command];
@@ -148,6 +172,37 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<ExitCode> {
         ...(expect === undefined ? {} : { expect: expect as 'allow' | 'deny' | 'ask' | 'none' }),
       });
     }
+    case 'log': {
+      const [file, extra] = positionals;
+      if (file === undefined) throw new CliError(CliErrorCode.USAGE, 'log: which session log? (dsh log <file.jsonl>)');
+      if (extra !== undefined) throw new CliError(CliErrorCode.USAGE, `log: unexpected argument "${extra}"`);
+      return runLog(cio, {
+        file,
+        json: flag('json'),
+        ...(str('call') === undefined ? {} : { call: str('call') as string }),
+        ...(str('config') === undefined ? {} : { config: str('config') as string }),
+      });
+    }
+    case 'run': {
+      const task = positionals.join(' ').trim();
+      if (task === '') throw new CliError(CliErrorCode.USAGE, 'run: what should the agent do? (dsh run "add a test for parseArgs")');
+      const maxTurns = str('max-turns');
+      if (maxTurns !== undefined && !/^[1-9]\d{0,3}$/.test(maxTurns)) {
+        throw new CliError(CliErrorCode.USAGE, `run: --max-turns must be a whole number from 1 to 9999, not "${maxTurns}"`);
+      }
+      return runRun(cio, {
+        task,
+        ...(maxTurns === undefined ? {} : { maxTurns: Number(maxTurns) }),
+        ...(str('provider') === undefined ? {} : { provider: str('provider') as string }),
+        ...(str('model') === undefined ? {} : { model: str('model') as string }),
+        ...(str('base-url') === undefined ? {} : { baseUrl: str('base-url') as string }),
+        ...(str('log') === undefined ? {} : { log: str('log') as string }),
+        ...(str('config') === undefined ? {} : { config: str('config') as string }),
+      });
+    }
+    case 'mcp list':
+      noPositionals();
+      return runMcpList(cio, { json: flag('json'), ...(str('config') === undefined ? {} : { config: str('config') as string }) });
     case 'catalog':
       noPositionals();
       return runCatalog(cio, { json: flag('json'), ...(str('config') === undefined ? {} : { config: str('config') as string }) });

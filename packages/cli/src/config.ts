@@ -7,7 +7,21 @@ import { CliError, CliErrorCode } from './errors.js';
 const pluginEntry = z.union([z.literal(false), z.record(z.string(), z.unknown())]);
 
 /** The plugins `dsh` can configure, by the name of their factory. */
-export const pluginKeys = ['otel', 'timeoutPolicy', 'retryPolicy', 'toolFs', 'toolBash', 'hooksBridge', 'permissions', 'codeMode'] as const;
+export const pluginKeys = [
+  'otel',
+  'timeoutPolicy',
+  'retryPolicy',
+  'toolFs',
+  'toolBash',
+  'toolTodo',
+  'toolWeb',
+  'toolSkill',
+  'mcp',
+  'toolSubagent',
+  'hooksBridge',
+  'permissions',
+  'codeMode',
+] as const;
 
 /** The key of one configurable plugin in `dsh.config.json`. */
 export type PluginKey = (typeof pluginKeys)[number];

@@ -15,6 +15,8 @@ export const CliErrorCode = {
   EXPECTATIONS_INVALID: 'EXPECTATIONS_INVALID',
   /** `--input`, `--tool` or `--settings` of `dsh hooks check` is unusable. */
   INPUT_INVALID: 'INPUT_INVALID',
+  /** `dsh run` cannot reach a model: no API key in the environment, the provider's SDK missing, a bad `--model` or `--base-url`. */
+  MODEL_UNAVAILABLE: 'MODEL_UNAVAILABLE',
 } as const;
 
 /** One of the CLI's stable error codes. */
@@ -27,6 +29,7 @@ const exitOf: Readonly<Record<CliErrorCode, ExitCode>> = {
   TRANSCRIPT_INVALID: ExitCode.INPUT,
   EXPECTATIONS_INVALID: ExitCode.INPUT,
   INPUT_INVALID: ExitCode.INPUT,
+  MODEL_UNAVAILABLE: ExitCode.CONFIG,
 };
 
 /**

@@ -13,6 +13,8 @@ export const ExitCode = {
   CONFIG: 3,
   /** An input file or value is unreadable or invalid: a transcript, an expectations file, `--input`. */
   INPUT: 4,
+  /** `dsh run`: the agent stopped before it finished: turn limit, Ctrl-C, a refusal, a failed model request. */
+  AGENT_STOPPED: 5,
   /** Anything else went wrong (a bug): the message says what. */
   INTERNAL: 70,
 } as const;

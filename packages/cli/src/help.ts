@@ -6,6 +6,8 @@ const exitCodes = `Exit codes:
   ${ExitCode.USAGE}   bad command line
   ${ExitCode.CONFIG}   bad or unreadable configuration (dsh.config.json, --config)
   ${ExitCode.INPUT}   bad or unreadable input (transcript, expectations, --input)
+  ${ExitCode.AGENT_STOPPED}   dsh run: the agent stopped before it finished (turn limit, Ctrl-C,
+      a refusal, a failed model request); no API key is ${ExitCode.CONFIG}
   ${ExitCode.INTERNAL}  internal error
 `;
 
@@ -30,8 +32,13 @@ Reads a Claude Code transcript (assistant tool_use blocks) or a dsh session log,
 maps each call onto the configured tools through their external names, and runs
 it through the pre-execute taps, the approval policy and the guards. Bodies do
 not run (a dry run) unless --execute, which runs them in a scratch copy of the
-workspace. Prints one row per call (call, tool, decision, deciding stage,
-reason) and how many calls each policy denied or asked.
+workspace. Prints one row per call (call, tool, target: the file path or
+command, decision, deciding stage, who decided, reason; reasons are whole when
+stdout is not a terminal) and how many calls each policy denied or asked.
+With the permissions plugin it then tells how to fix the policy: how many
+calls each allow, ask and deny rule decided (and which never matched), and
+allow rules in Claude Code's syntax for the calls that were asked most often,
+each with the calls it covers, ready to paste into .claude/settings.json.
 
 Options:
   -c, --config FILE     configuration (default: ./dsh.config.json if present)
@@ -59,6 +66,63 @@ Options:
   --expect DECISION     exit 1 unless the combined decision is this (none: no hook decided)
   --json                machine-readable output
 `,
+  log: `Usage: dsh log <session.jsonl> [--call ID] [--json] [--config FILE]
+
+Reads a dsh session log (JSONL) and tells its story step by step: each call's
+card as the demo shows it, how long it took, what the permission rules decided
+and which rule or mode decided it, approvals asked and who answered, hooks run,
+late settlements, the context handed to the model, and Code Mode sub-calls
+under the program that made them. A last line cut mid-write is left out and
+said; event types this version does not know are shown raw.
+
+Options:
+  --call ID       every event of one call (and its sub-calls), in order
+  --json          machine-readable output (steps, calls, decisions, approvals,
+                  hooks and every event as logged)
+  -c, --config FILE  the configuration whose tools draw the cards
+                  (default: ./dsh.config.json if present, else every plugin)
+`,
+  run: `Usage: dsh run "TASK" [--provider P] [--model M] [--base-url URL]
+               [--max-turns N] [--log FILE] [--config FILE]
+
+A coding agent in the current directory (the configuration's workspace) with
+the configured plugins: the model's answer streams to the terminal, calls are
+drawn as cards with live output, and every call goes through your hooks,
+permission rules, guards and timeouts. A call that needs approval is asked
+here ([y] once, [s] for the session, [n] no); when stdin is not a terminal it
+is refused, with a reason the model reads. Ctrl-C stops the agent with every
+started call answered; twice quits at once. The session log's path is printed
+at the start and the end (read it with dsh log).
+
+The API key comes from the environment: DEEPSEEK_API_KEY (the default
+provider), OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY or GOOGLE_API_KEY.
+
+Options:
+  -p, --provider P   deepseek (default: DeepSeek's OpenAI-compatible API,
+                     model deepseek-v4-flash), openai, openai-responses,
+                     anthropic, gemini
+  -m, --model M      the model (required for every provider but deepseek)
+  --base-url URL     the API's base URL (a proxy, a compatible server)
+  --max-turns N      the most model turns (default 50)
+  --log FILE         the session log (default ~/.dsh/sessions/<time>-<id>.jsonl)
+  -c, --config FILE  configuration (default: ./dsh.config.json if present)
+`,
+  'mcp list': `Usage: dsh mcp list [--config FILE] [--json]
+
+Starts the configured MCP servers (mcpServers of .claude/settings.json and
+.mcp.json in the workspace, and plugins.mcp of dsh.config.json), waits for
+their first start, and lists each: state (ready, failed, invalid, …), transport,
+pid, protocol version, the server's own name, its last error and stderr tail
+when it is not ready; each tool by its dsh name (mcp__<server>__<tool>) with
+the permission rules that name it (and where they are written), what the rules
+and mode decide for it, and the hooks whose matcher matches it; tools left out
+and why; configuration problems. The servers are stopped before dsh exits.
+Exits 0 whatever the servers' states.
+
+Options:
+  -c, --config FILE  configuration (default: ./dsh.config.json if present)
+  --json             machine-readable output
+`,
   catalog: `Usage: dsh catalog [--config FILE] [--json]
 
 Prints the tool schemas (JSON Schema) and session event types of the configured
@@ -77,9 +141,12 @@ export function mainHelp(): string {
   return `Usage: dsh <command> [options]
 
 Commands:
+  run "TASK"    a coding agent here, every call through your hooks and rules
   demo          a scripted session through the whole pipeline (offline, no setup)
   replay FILE   dry-run your policies on a recorded transcript or session log
+  log FILE      read a session log: steps, cards, decisions, approvals, hooks
   hooks check   run your hook configuration on one sample call and explain it
+  mcp list      the MCP servers, their tools, and the rules and hooks that apply
   catalog       the tool schemas and event types of the configured plugins
 
 Every command takes --help. Configuration: dsh.config.json in the current

@@ -20,7 +20,7 @@ describe('dsh hooks check', () => {
     expect(run.stdout).toMatch(/exit code: 2 /);
     expect(run.stdout).toContain('stderr:    rm -rf is not allowed in this project');
     expect(run.stdout).toContain('effect:    exit code 2 blocks the call');
-    expect(run.stdout).toContain("but PostToolUse runs after the tool's body");
+    expect(run.stdout).toContain('matcher "Edit|Write|MultiEdit" does not match the tool name "Bash"');
     expect(run.stdout).toContain('combined decision: deny');
   });
 
@@ -35,6 +35,8 @@ describe('dsh hooks check', () => {
     );
     expect(run.code).toBe(1);
     expect(run.stdout).toContain('matcher "Bash" does not match the tool name "Edit"');
+    // The demo's PostToolUse hook matches edits, and is explained, not run.
+    expect(run.stdout).toContain("but PostToolUse runs after the tool's body");
     expect(run.stdout).toContain('combined decision: none');
     expect(run.stderr).toContain('expected the hooks to decide "deny", they decided "none"');
   });

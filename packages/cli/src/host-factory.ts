@@ -1,4 +1,4 @@
-import { codeMode } from '@deepseek-ai/dsh-code-mode';
+import type { Model } from '@deepseek-ai/dsh-agent';
 import {
   type ApprovalProvider,
   createHost,
@@ -9,18 +9,15 @@ import {
   type Plugin,
   type UiAdapter,
 } from '@deepseek-ai/dsh-core';
-import { hooksBridge } from '@deepseek-ai/dsh-hooks-bridge';
-import { otel } from '@deepseek-ai/dsh-otel';
-import { type PermissionPrompt, type PermissionsPlugin, permissions } from '@deepseek-ai/dsh-permissions';
-import { retryPolicy } from '@deepseek-ai/dsh-retry-policy';
-import { timeoutPolicy } from '@deepseek-ai/dsh-timeout-policy';
-import { toolBash } from '@deepseek-ai/dsh-tool-bash';
-import { toolFs } from '@deepseek-ai/dsh-tool-fs';
+import type { McpPlugin } from '@deepseek-ai/dsh-mcp';
+import type { PermissionPrompt, PermissionsPlugin } from '@deepseek-ai/dsh-permissions';
+import { discoverSkills, type SkillCatalog, type SkillPlugin } from '@deepseek-ai/dsh-tool-skill';
 import type { DshConfig, PluginKey } from './config.js';
 import { CliError, CliErrorCode } from './errors.js';
+import { defaultsOf, factories, type PluginOptions, registrationOrder, skillDiscoveryKeys } from './plugin-factories.js';
 
-/** Options of one plugin as `dsh` passes them to its factory (which validates them). */
-export type PluginOptions = Record<string, unknown>;
+export type { PluginOptions } from './plugin-factories.js';
+
 type Options = PluginOptions;
 
 /** What a command needs to build its host. */
@@ -38,6 +35,13 @@ export interface HostSetup {
   readonly overrides?: Partial<Record<PluginKey, Options | false>>;
   /** Plugins of the command itself, registered after the tools and before Code Mode. */
   readonly extraPlugins?: readonly Plugin[];
+  /**
+   * The model subagents (the `task` tool) run on. Commands that run no model
+   * (`replay`, `log`, `catalog`) leave it out: the tool is still registered
+   * (so rules, hooks and cards see it) and a subagent started there fails at
+   * once (`SUBAGENT_MODEL_FAILED`, "this dsh command runs no model").
+   */
+  readonly model?: Model;
 }
 
 /** A host with the configured plugins registered. */
@@ -45,66 +49,57 @@ export interface BuiltHost {
   readonly host: Host;
   /** The permissions plugin, when configured: its mode, rules and problems. */
   readonly permissions: PermissionsPlugin | undefined;
+  /** The MCP plugin, when configured: its servers, their tools and problems. */
+  readonly mcp: McpPlugin | undefined;
+  /** The skill plugin, when configured: its catalog and `summary()` for the system prompt. */
+  readonly skills: SkillPlugin | undefined;
   /** The plugins that were registered, by configuration key, in registration order. */
   readonly plugins: readonly PluginKey[];
+  /**
+   * Stops what outlives a command: the MCP servers' processes (core has no
+   * shutdown hook), then closes the host (flushes the log). Idempotent.
+   */
+  shutdown(): Promise<void>;
 }
 
-/** Registration order: policies first, tools, then the plugins that read the tools (hooks, permissions, Code Mode). */
-const order: readonly PluginKey[] = [
-  'otel',
-  'timeoutPolicy',
-  'retryPolicy',
-  'toolFs',
-  'toolBash',
-  'hooksBridge',
-  'permissions',
-  'codeMode',
-];
-
-/** The options `dsh` fills in from the workspace before the file's own. */
-function defaultsOf(key: PluginKey, workspace: string): Options {
-  switch (key) {
-    case 'toolFs':
-      return { roots: [workspace], cwd: workspace };
-    case 'toolBash':
-      return { cwd: workspace };
-    case 'hooksBridge':
-      return { projectDir: workspace };
-    case 'permissions':
-      return { projectDir: workspace, cwd: workspace };
-    default:
-      return {};
-  }
+/** A model for commands that run none: every request fails with a message that says so. */
+function noModel(): Model {
+  return () =>
+    Promise.reject(new DshError('CLI_NO_MODEL', 'this dsh command runs no model: subagents only run under `dsh run` (and `dsh demo`)'));
 }
-
-const factories: Readonly<Record<PluginKey, (options: Options) => Plugin>> = {
-  otel: (o) => otel(o as Parameters<typeof otel>[0]),
-  timeoutPolicy: (o) => timeoutPolicy(o as Parameters<typeof timeoutPolicy>[0]),
-  retryPolicy: (o) => retryPolicy(o as Parameters<typeof retryPolicy>[0]),
-  toolFs: (o) => toolFs(o as Parameters<typeof toolFs>[0]),
-  toolBash: (o) => toolBash(o as Parameters<typeof toolBash>[0]),
-  hooksBridge: (o) => hooksBridge(o as Parameters<typeof hooksBridge>[0]),
-  permissions: (o) => permissions(o as Parameters<typeof permissions>[0]),
-  codeMode: (o) => codeMode(o as Parameters<typeof codeMode>[0]),
-};
 
 /**
  * Creates a host and registers every configured plugin (all of them unless
  * the configuration says `false`), in a fixed order. A plugin that refuses
  * its options, or fails to register, is `CONFIG_INVALID` naming
- * `plugins.<key>` and the field.
+ * `plugins.<key>` and the field. Skills are discovered first, so that their
+ * folders reach tool-fs as read-only roots.
  */
 export async function buildHost(setup: HostSetup): Promise<BuiltHost> {
   const planned: { key: PluginKey; options: Options }[] = [];
-  for (const key of order) {
+  for (const key of registrationOrder) {
     const fromFile = setup.config.plugins?.[key];
     const override = setup.overrides?.[key];
     if (fromFile === false || override === false) continue;
     planned.push({ key, options: { ...defaultsOf(key, setup.workspace), ...fromFile, ...override } });
   }
   const source = setup.configSource ?? 'configuration';
-  const made: { key: PluginKey; plugin: Plugin }[] = planned.map(({ key, options }) => ({ key, plugin: make(key, options, source) }));
-  const perms = made.find((m) => m.key === 'permissions')?.plugin as PermissionsPlugin | undefined;
+  const skills = await findSkills(planned, source);
+  if (skills !== undefined && skills.directories.length > 0) {
+    const fs = planned.find((p) => p.key === 'toolFs');
+    if (fs !== undefined) {
+      const given = Array.isArray(fs.options.readOnlyRoots) ? (fs.options.readOnlyRoots as unknown[]) : [];
+      fs.options = { ...fs.options, readOnlyRoots: [...given, ...skills.directories] };
+    }
+  }
+  const context = { model: setup.model ?? noModel(), skills };
+  const made: { key: PluginKey; plugin: Plugin }[] = planned.map(({ key, options }) => ({
+    key,
+    plugin: make(key, options, source, context),
+  }));
+  const find = (key: PluginKey): Plugin | undefined => made.find((m) => m.key === key)?.plugin;
+  const perms = find('permissions') as PermissionsPlugin | undefined;
+  const mcpPlugin = find('mcp') as McpPlugin | undefined;
   const approval: ApprovalProvider | undefined =
     setup.prompt === undefined ? undefined : perms !== undefined ? perms.approval(setup.prompt) : (setup.prompt as ApprovalProvider);
   const host = createHost({
@@ -114,27 +109,66 @@ export async function buildHost(setup: HostSetup): Promise<BuiltHost> {
     ...(approval === undefined ? {} : { approval }),
     defaultDecision: setup.config.defaultDecision ?? 'ask',
   });
-  for (const { key, plugin } of made) {
-    if (key === 'codeMode') for (const extra of setup.extraPlugins ?? []) await host.use(extra);
-    try {
-      await host.use(plugin);
-    } catch (error) {
-      throw new CliError(CliErrorCode.CONFIG_INVALID, `${source}: plugins.${key}: ${messageOf(error)}`, { cause: error });
+  let closed: Promise<void> | undefined;
+  const shutdown = (): Promise<void> => {
+    closed ??= (async () => {
+      try {
+        await mcpPlugin?.close();
+      } finally {
+        await host.close();
+      }
+    })();
+    return closed;
+  };
+  try {
+    for (const { key, plugin } of made) {
+      if (key === 'codeMode') for (const extra of setup.extraPlugins ?? []) await host.use(extra);
+      try {
+        await host.use(plugin);
+      } catch (error) {
+        throw new CliError(CliErrorCode.CONFIG_INVALID, `${source}: plugins.${key}: ${messageOf(error)}`, { cause: error });
+      }
     }
+    if (!made.some((m) => m.key === 'codeMode')) for (const extra of setup.extraPlugins ?? []) await host.use(extra);
+  } catch (error) {
+    // A server already started must not outlive a failed set-up.
+    await shutdown().catch(() => undefined);
+    throw error;
   }
-  if (!made.some((m) => m.key === 'codeMode')) for (const extra of setup.extraPlugins ?? []) await host.use(extra);
-  return { host, permissions: perms, plugins: made.map((m) => m.key) };
+  return {
+    host,
+    permissions: perms,
+    mcp: mcpPlugin,
+    skills: find('toolSkill') as SkillPlugin | undefined,
+    plugins: made.map((m) => m.key),
+    shutdown,
+  };
 }
 
-function make(key: PluginKey, options: Options, source: string): Plugin {
+async function findSkills(planned: readonly { key: PluginKey; options: Options }[], source: string): Promise<SkillCatalog | undefined> {
+  const entry = planned.find((p) => p.key === 'toolSkill');
+  if (entry === undefined) return undefined;
+  const discover = Object.fromEntries(Object.entries(entry.options).filter(([k]) => skillDiscoveryKeys.includes(k)));
   try {
-    return factories[key](options);
+    return await discoverSkills(discover);
   } catch (error) {
-    const message = messageOf(error);
-    // Factories say `toolBash: sandbox.fallback: …`; the configuration key is `plugins.toolBash.sandbox.fallback`.
-    const prefix = `${key}: `;
-    const detail = message.startsWith(prefix) ? `.${message.slice(prefix.length)}` : `: ${message}`;
-    const code = DshError.isInstance(error) ? ` (${error.code})` : '';
-    throw new CliError(CliErrorCode.CONFIG_INVALID, `${source}: plugins.${key}${detail}${code}`, { cause: error });
+    throw configError('toolSkill', error, source);
   }
+}
+
+function make(key: PluginKey, options: Options, source: string, context: Parameters<(typeof factories)[PluginKey]>[1]): Plugin {
+  try {
+    return factories[key](options, context);
+  } catch (error) {
+    throw configError(key, error, source);
+  }
+}
+
+function configError(key: PluginKey, error: unknown, source: string): CliError {
+  const message = messageOf(error);
+  // Factories say `toolBash: sandbox.fallback: …`; the configuration key is `plugins.toolBash.sandbox.fallback`.
+  const prefix = `${key}: `;
+  const detail = message.startsWith(prefix) ? `.${message.slice(prefix.length)}` : `: ${message}`;
+  const code = DshError.isInstance(error) ? ` (${error.code})` : '';
+  return new CliError(CliErrorCode.CONFIG_INVALID, `${source}: plugins.${key}${detail}${code}`, { cause: error });
 }

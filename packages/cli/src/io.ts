@@ -12,4 +12,6 @@ export interface CliIo {
   readonly env: NodeJS.ProcessEnv;
   /** Where relative paths on the command line resolve. */
   readonly cwd: string;
+  /** Where `dsh run` reads approvals typed at the terminal; absent or not a TTY: asks are refused. */
+  readonly stdin?: NodeJS.ReadableStream & { readonly isTTY?: boolean };
 }

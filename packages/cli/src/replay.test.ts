@@ -31,21 +31,21 @@ describe('dsh replay of a Claude Code transcript', () => {
       ['toolu_01Read0util', 'Read', 'read', 'allow', 'permissions'],
       ['toolu_02Grep', 'Grep', 'grep', 'allow', 'permissions'],
       ['toolu_03Edit', 'Edit', 'edit', 'allow', 'permissions'],
-      ['toolu_04Todo', 'TodoWrite', null, 'unmapped', 'dsh replay'],
+      ['toolu_04Todo', 'TodoWrite', 'todo_write', 'ask', 'permissions'],
       ['toolu_05Test', 'Bash', 'bash', 'ask', 'permissions'],
       ['toolu_06Rm', 'Bash', 'bash', 'deny', 'hooks-bridge'],
       ['toolu_07Cfg', 'Write', 'write', 'deny', 'permissions'],
       ['toolu_08Passwd', 'Read', 'read', 'ask', 'permissions'],
       ['toolu_09Push', 'Bash', 'bash', 'ask', 'permissions'],
-      ['toolu_10Fetch', 'WebFetch', null, 'unmapped', 'dsh replay'],
+      ['toolu_10Fetch', 'WebFetch', 'web_fetch', 'ask', 'permissions'],
     ]);
     // The recording's cwd is rewritten to the workspace, and Grep's `-n` reaches our grep through fromExternal.
     expect(rowOf(report, 'toolu_01Read0app').args).toEqual({ file_path: join(ws.root, 'src/app.js') });
     expect(rowOf(report, 'toolu_06Rm').args).toMatchObject({ command: `rm -rf ${ws.root}/build` });
     expect(rowOf(report, 'toolu_06Rm').reason).toContain('rm -rf is not allowed');
     expect(rowOf(report, 'toolu_07Cfg').reason).toContain('Edit(./config/**)');
-    expect(report.summary.decisions).toEqual({ allow: 4, ask: 3, deny: 2, error: 0, unmapped: 2 });
-    expect(report.summary.byPolicy).toEqual({ 'hooks-bridge': { deny: 1, ask: 0 }, permissions: { deny: 1, ask: 3 } });
+    expect(report.summary.decisions).toEqual({ allow: 4, ask: 5, deny: 2, error: 0, unmapped: 0 });
+    expect(report.summary.byPolicy).toEqual({ 'hooks-bridge': { deny: 1, ask: 0 }, permissions: { deny: 1, ask: 5 } });
     // Nothing ran: the edit left the file alone and no post-execute hook fired.
     expect(readFileSync(join(ws.root, 'src/app.js'), 'utf8')).toBe(before);
   });
@@ -55,10 +55,20 @@ describe('dsh replay of a Claude Code transcript', () => {
     const run = await runDsh(['replay', claudeTranscript], { cwd: ws.root, home: ws.home });
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('dry run: no tool body ran');
-    expect(run.stdout).toMatch(/CALL +TOOL +DECISION +STAGE +BY +REASON/);
-    expect(run.stdout).toMatch(/toolu_06Rm +Bash→bash +deny PRE_EXECUTE_DENIED +pre-execute +hooks-bridge +rm -rf is not allowed/);
-    expect(run.stdout).toContain('11 calls: 4 allow, 3 ask, 2 deny, 0 error, 2 unmapped');
-    expect(run.stdout).toMatch(/permissions +1 deny, 3 ask/);
+    expect(run.stdout).toMatch(/CALL +TOOL +TARGET +DECISION +STAGE +BY +REASON/);
+    expect(run.stdout).toMatch(
+      /toolu_06Rm +Bash→bash +rm -rf build +deny PRE_EXECUTE_DENIED +pre-execute +hooks-bridge +rm -rf is not allowed/,
+    );
+    // File tools show their path (relative to the workspace inside it), and reasons are whole when stdout is not a terminal.
+    expect(run.stdout).toMatch(/toolu_01Read0app +Read→read +src\/app\.js +allow/);
+    expect(run.stdout).toMatch(/toolu_07Cfg +Write→write +config\/production\.json +deny/);
+    expect(run.stdout).toMatch(/toolu_08Passwd +Read→read +\/etc\/passwd +ask→allowed/);
+    expect(run.stdout).toContain(
+      'approval required by ask rule "Bash(git push *)" from .claude/settings.json:10 (matched "git push --force origin main")',
+    );
+    expect(run.stdout).not.toContain('…');
+    expect(run.stdout).toContain('11 calls: 4 allow, 5 ask, 2 deny, 0 error, 0 unmapped');
+    expect(run.stdout).toMatch(/permissions +1 deny, 5 ask/);
   });
 
   it('answers asks with no when told, and counts the denial against the policy that asked', async () => {
@@ -69,6 +79,11 @@ describe('dsh replay of a Claude Code transcript', () => {
     const push = rowOf(report, 'toolu_09Push');
     expect(push).toMatchObject({ decision: 'ask', approval: 'rejected', stage: 'approval', by: 'permissions', code: 'APPROVAL_REJECTED' });
     expect(push.reason).toContain('Bash(git push *)');
+    // How approvals were answered is said once, in the header, not on every row.
+    expect(push.reason).not.toContain('--approval deny');
+    const text = await runDsh(['replay', claudeTranscript, '--approval', 'deny'], { cwd: ws.root, home: ws.home });
+    expect(text.stdout.split('approvals answered "deny"').length - 1).toBe(1);
+    expect(text.stdout).not.toContain('dsh replay answers every approval');
   });
 
   it('runs the bodies in a scratch copy with --execute and leaves the workspace untouched', async () => {

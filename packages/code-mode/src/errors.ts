@@ -10,7 +10,7 @@ export const CodeModeErrorCode = {
   CODE_SYNTAX: 'CODE_SYNTAX',
   /** The program threw, or its returned promise rejected, and did not catch it. */
   PROGRAM_THREW: 'PROGRAM_THREW',
-  /** The program used up its CPU time or the run's wall-clock deadline. */
+  /** The program used up its CPU budget (the worker thread's CPU time) or the run's wall-clock deadline. */
   PROGRAM_TIMEOUT: 'PROGRAM_TIMEOUT',
   /** The program hit the sandbox's memory cap. */
   PROGRAM_OUT_OF_MEMORY: 'PROGRAM_OUT_OF_MEMORY',
@@ -18,8 +18,12 @@ export const CodeModeErrorCode = {
   PROGRAM_STALLED: 'PROGRAM_STALLED',
   /** The program returned a value that is not JSON (a cycle, say). */
   RESULT_NOT_JSON: 'RESULT_NOT_JSON',
+  /** The program's tool calls moved more than `maxCallDataChars` characters of arguments and answers. */
+  CALL_DATA_LIMIT: 'CALL_DATA_LIMIT',
   /** `run_code` was called, directly or through a tool, from inside a running program. */
   RECURSIVE_RUN: 'RECURSIVE_RUN',
+  /** `run_code` runs nested more than `maxDepth` deep (through tools that start steps of their own). */
+  RUN_TOO_DEEP: 'RUN_TOO_DEEP',
   /** The sandbox itself failed (the WebAssembly instance could not start or crashed). */
   SANDBOX_FAILED: 'SANDBOX_FAILED',
   // Codes of a rejected tools.x() call, as the program sees them.

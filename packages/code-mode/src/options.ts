@@ -18,7 +18,7 @@ export const codeModeOptionsSchema = z
     exclude: z.array(z.string()).default([]),
     /** Wall-clock deadline of one run, waits on tools and approvals included. */
     timeoutMs: z.number().int().positive().max(3_600_000).default(120_000),
-    /** Time the program itself may spend computing (inside the interpreter), summed over the run. */
+    /** CPU time the program may use, summed over the run: its worker thread's CPU time, not elapsed time. */
     cpuTimeoutMs: z.number().int().positive().max(600_000).default(10_000),
     /** Hard cap of the sandbox's WebAssembly memory, rounded up to 64 KiB pages (32 MiB to 1 GiB). */
     memoryLimitBytes: z
@@ -41,6 +41,12 @@ export const codeModeOptionsSchema = z
     maxErrorChars: z.number().int().positive().max(1_000_000).default(4_096),
     /** Most tool calls one run may make. */
     maxCalls: z.number().int().positive().max(1_000_000).default(10_000),
+    /** Total JSON characters of all calls' arguments and answers in one run; past it, the run ends (`CALL_DATA_LIMIT`). */
+    maxCallDataChars: z.number().int().positive().max(2_000_000_000).default(100_000_000),
+    /** `code-mode/call-cancelled` events logged per run; the rest are counted in one `code-mode/events-dropped`. */
+    maxCancelledEvents: z.number().int().nonnegative().max(1_000_000).default(100),
+    /** How deep `run_code` may nest through tools that start steps of their own (1: no nesting). */
+    maxDepth: z.number().int().positive().max(100).default(3),
     /** How long to wait for a cancelled in-flight call to settle when a run stops. */
     cancelGraceMs: z.number().int().nonnegative().max(60_000).default(5_000),
   })

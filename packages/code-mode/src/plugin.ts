@@ -13,9 +13,9 @@ import {
 import type { CallableTool } from './declarations.js';
 import { runCodeDescription } from './description.js';
 import { CodeModeErrorCode } from './errors.js';
-import { CALL_CANCELLED_EVENT, callCancelledEvent } from './events.js';
+import { CALL_CANCELLED_EVENT, callCancelledEvent, EVENTS_DROPPED_EVENT, eventsDroppedEvent } from './events.js';
 import { ProgramRun } from './internal/program-run.js';
-import { SandboxPool } from './internal/sandbox.js';
+import { runDepth } from './internal/run-depth.js';
 import type { SubCallPort } from './internal/sub-calls.js';
 import { type CodeModeOptions, parseCodeModeOptions, type ResolvedCodeModeOptions } from './options.js';
 import type { RunCodeOutput } from './output.js';
@@ -26,9 +26,9 @@ export const codeModeName = 'code-mode';
 
 /**
  * The reserved `run_code` tool: the model sends a JavaScript program (an
- * async function body) that runs in a fresh QuickJS/WebAssembly sandbox and
- * calls tools as `await tools.name(input)`, each call going through the whole
- * pipeline again, one at a time. Register it after the plugins whose tools
+ * async function body) that runs in a fresh QuickJS/WebAssembly sandbox on a
+ * worker thread and calls tools as `await tools.name(input)`, each call going
+ * through the whole pipeline again, one at a time. Register it after the plugins whose tools
  * programs may call: the tool description, with their TypeScript
  * declarations, is fixed at registration. Throws `INVALID_OPTIONS` (naming
  * the field) for bad options, and at registration when a tool named in
@@ -47,7 +47,14 @@ export function codeMode(options: CodeModeOptions = {}): Plugin {
     version,
     register(host) {
       const tools = callableTools(host, resolved);
-      host.events.define(CALL_CANCELLED_EVENT, callCancelledEvent);
+      host.events.define(CALL_CANCELLED_EVENT, callCancelledEvent, {
+        meaning: 'A call a run_code program made never started: the program ended, the run stopped, or it came after the end.',
+        example: { subCall: 'call_1:code:3', name: 'read', index: 3, reason: 'program-ended' },
+      });
+      host.events.define(EVENTS_DROPPED_EVENT, eventsDroppedEvent, {
+        meaning: 'A run_code run had more call-cancelled events than maxCancelledEvents: how many more were not logged, by reason.',
+        example: { type: 'code-mode/call-cancelled', dropped: 4900, reasons: { 'program-ended': 4900, 'run-stopped': 0, 'after-end': 0 } },
+      });
       host.tools.registerReserved('run_code', runCodeTool(host, resolved, tools));
     },
   });
@@ -57,7 +64,6 @@ function runCodeTool(host: Host, o: ResolvedCodeModeOptions, tools: readonly Cal
   const callable: ReadonlySet<string> = new Set(tools.map((t) => t.name));
   // Tokens of the runs in progress: every sub-call carries its run's token, so a run_code among them is a recursion.
   const running = new Set<string>();
-  const sandboxes = new SandboxPool(o.memoryLimitBytes);
   return defineTool({
     name: 'run_code',
     description: runCodeDescription(tools, o),
@@ -81,16 +87,29 @@ function runCodeTool(host: Host, o: ResolvedCodeModeOptions, tools: readonly Cal
       if (running.has(token)) {
         throw new ToolError(CodeModeErrorCode.RECURSIVE_RUN, 'run_code cannot be called from inside a run_code program');
       }
+      // A token is per step: a tool that starts a step of its own gets a fresh one, so depth is counted apart.
+      const depth = runDepth.current() + 1;
+      if (depth > o.maxDepth) {
+        throw new ToolError(
+          CodeModeErrorCode.RUN_TOO_DEEP,
+          `run_code may nest at most ${o.maxDepth} deep (maxDepth), through tools that run steps`,
+        );
+      }
       running.add(token);
       try {
         const port: SubCallPort = {
           // host.tools.execute with this call as parent is ctx.tools.execute plus a signal of the run's own,
           // so a call the program left running can be cancelled when it returns.
-          execute: (call, signal) => host.tools.execute(call, { id, token, signal }),
+          execute: (call, signal, droppedContext) =>
+            runDepth.within(depth, () =>
+              host.tools.execute(call, { id, token, signal, onDroppedContext: (parts) => droppedContext(parts.length) }),
+            ),
           dispatched: (data) => ctx.emit('tool/code-dispatch', data),
+          settled: (data) => ctx.emit('tool/code-dispatch', data),
           cancelled: (data) => ctx.emit(CALL_CANCELLED_EVENT, data),
+          dropped: (data) => ctx.emit(EVENTS_DROPPED_EVENT, data),
         };
-        const report = await new ProgramRun(o, sandboxes, callable, id, port).run(code, ctx.signal);
+        const report = await new ProgramRun(o, callable, id, port).run(code, ctx.signal);
         if (report.ok) return report.output;
         // Cancelled from outside: core reports the signal's own reason (a timeout policy's code, say).
         if (report.aborted && ctx.signal.aborted) throw new Error(report.message);

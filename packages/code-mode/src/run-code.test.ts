@@ -90,10 +90,12 @@ describe('run_code: calls from the program', () => {
     const dispatches = events.filter((e) => e.type === 'tool/code-dispatch');
     expect(dispatches.map((e) => [e.call, e.token, e.data])).toEqual([
       ['outer', token, { subCall: 'outer:code:0', name: 'add', index: 0 }],
+      ['outer', token, { subCall: 'outer:code:0', name: 'add', index: 0, status: 'ok', droppedContext: 0 }],
       ['outer', token, { subCall: 'outer:code:1', name: 'echo', index: 1 }],
+      ['outer', token, { subCall: 'outer:code:1', name: 'echo', index: 1, status: 'ok', droppedContext: 0 }],
     ]);
-    // Each dispatch event comes before its sub-call's tool/call.
-    for (const d of dispatches) {
+    // Each dispatch event comes before its sub-call's tool/call; the settled one after its tool/result.
+    for (const d of dispatches.filter((e) => !('status' in e.data))) {
       const subCall = (d.data as { subCall: string }).subCall;
       const call = events.find((e) => e.type === 'tool/call' && e.call === subCall);
       expect(call?.seq).toBeGreaterThan(d.seq);
@@ -104,6 +106,20 @@ describe('run_code: calls from the program', () => {
       'completed',
       'pending',
       'completed',
+    ]);
+  });
+
+  it('logs each settled sub-call with its status and how much of its context was dropped', async () => {
+    const t = await codeHost();
+    t.host.hooks.postExecute.tap('noter', (state) => (state.call.name === 'add' ? { addContext: 'first note' } : undefined));
+    t.host.hooks.postExecute.tap('second-noter', (state) => (state.call.name === 'add' ? { addContext: 'second note' } : undefined));
+    t.host.hooks.preExecute.tap('no-echo', (state) => (state.call.name === 'echo' ? { decision: 'deny', reason: 'no' } : undefined));
+    const code = 'await tools.add({ a: 1, b: 2 }); try { await tools.echo({ value: "x" }); } catch {}';
+    await t.call('run_code', { code }, 'outer');
+    const settled = wellFormed(t).filter((e) => e.type === 'tool/code-dispatch' && 'status' in e.data);
+    expect(settled.map((e) => e.data)).toEqual([
+      { subCall: 'outer:code:0', name: 'add', index: 0, status: 'ok', droppedContext: 2 },
+      { subCall: 'outer:code:1', name: 'echo', index: 1, status: 'denied', droppedContext: 0 },
     ]);
   });
 

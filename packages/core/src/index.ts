@@ -4,6 +4,12 @@
  *
  * @packageDocumentation
  */
+/**
+ * zod, re-exported so that tools and plugins build schemas with the very instance core validates
+ * with. Its reference is zod's own (https://zod.dev), not repeated here.
+ *
+ * @hidden
+ */
 export { z } from 'zod';
 export type { ApprovalAnswer, ApprovalProvider, ApprovalReply, ApprovalRequest } from './approval.js';
 export { type AbortFollower, Cancellation, type CancellationOptions } from './cancellation.js';

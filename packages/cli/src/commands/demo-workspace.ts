@@ -27,11 +27,14 @@ fi
 exit 0
 `;
 
-/** A PostToolUse hook that adds context for the model after each command. */
-const bashContext = `#!/bin/sh
-# PostToolUse hook: add a note for the model after every Bash call.
-cat >/dev/null
-printf '%s\\n' '{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"Note from .claude/hooks/bash-context.sh: run the tests after changing src/."}}'
+/** A PostToolUse hook that reminds the model to run the tests, only after a change under src/. */
+const srcChanged = `#!/bin/sh
+# PostToolUse hook on Edit and Write: after a change under src/, add a note for the model.
+input=$(cat)
+if printf '%s' "$input" | grep -Eq '"file_path" *: *"([^"]*/)?src/'; then
+  printf '%s\\n' '{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"Note from .claude/hooks/src-changed.sh: run the tests after changing src/."}}'
+fi
+exit 0
 `;
 
 /** The project's Claude Code settings: hooks for the hooks bridge, rules for the permissions plugin. */
@@ -44,7 +47,9 @@ const settings = {
   },
   hooks: {
     PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: '"$CLAUDE_PROJECT_DIR"/.claude/hooks/block-rm.sh' }] }],
-    PostToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: '"$CLAUDE_PROJECT_DIR"/.claude/hooks/bash-context.sh' }] }],
+    PostToolUse: [
+      { matcher: 'Edit|Write|MultiEdit', hooks: [{ type: 'command', command: '"$CLAUDE_PROJECT_DIR"/.claude/hooks/src-changed.sh' }] },
+    ],
   },
 };
 
@@ -57,7 +62,7 @@ const files: Readonly<Record<string, string>> = {
   'config/production.json': '{ "database": "prod.example.internal" }\n',
   '.claude/settings.json': `${JSON.stringify(settings, null, 2)}\n`,
   '.claude/hooks/block-rm.sh': blockRm,
-  '.claude/hooks/bash-context.sh': bashContext,
+  '.claude/hooks/src-changed.sh': srcChanged,
 };
 
 /** Makes the demo's directory under the OS temp dir. Nothing outside it is touched. */

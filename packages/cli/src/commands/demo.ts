@@ -7,6 +7,7 @@ import { buildHost } from '../host-factory.js';
 import type { CliIo } from '../io.js';
 import { codeOf, indent } from '../render/cards.js';
 import { TerminalUi } from '../render/terminal-ui.js';
+import { addDemoSkill, notesServerPath, scriptedReviewer, startDemoPage } from './demo-extras.js';
 import { demoPrograms } from './demo-programs.js';
 import { createDemoWorkspace, type DemoWorkspace } from './demo-workspace.js';
 
@@ -33,7 +34,9 @@ interface Expect {
  */
 export async function runDemo(io: CliIo, options: DemoOptions): Promise<ExitCode> {
   const ws = createDemoWorkspace();
-  const ui = new TerminalUi(io.stdout, io.style, { spinner: io.isTTY });
+  addDemoSkill(ws.root);
+  const page = await startDemoPage();
+  const ui = new TerminalUi(io.stdout, io.style, { spinner: io.isTTY, root: ws.root });
   const s = io.style;
   const sandbox = options.sandbox ? await probeSandbox(ws) : { ok: false as const, reason: 'turned off with --no-sandbox' };
 
@@ -41,7 +44,8 @@ export async function runDemo(io: CliIo, options: DemoOptions): Promise<ExitCode
   const person: PermissionPrompt = (request) => {
     const args = JSON.stringify(request.args);
     const shown = args.length > 100 ? `${args.slice(0, 100)}…` : args;
-    ui.line(`  ${s.bold('?')} approve ${request.tool.name} ${shown} ${s.dim(`— ${request.reason ?? 'asked'}`)}`);
+    const who = request.call.agent === undefined ? '' : `subagent ${request.call.agent.type}: `;
+    ui.line(`  ${s.bold('?')} ${who}approve ${request.tool.name} ${shown} ${s.dim(`— ${request.reason ?? 'asked'}`)}`);
     ui.line(`  ${s.dim('→ yes, once')}`);
     return 'allowed-once';
   };
@@ -61,7 +65,7 @@ export async function runDemo(io: CliIo, options: DemoOptions): Promise<ExitCode
   });
 
   const sink = jsonlSink(ws.logPath);
-  const { host } = await buildHost({
+  const { host, mcp, shutdown } = await buildHost({
     workspace: ws.root,
     config: {},
     configSource: 'dsh demo',
@@ -69,6 +73,7 @@ export async function runDemo(io: CliIo, options: DemoOptions): Promise<ExitCode
     sink,
     ui,
     prompt: person,
+    model: scriptedReviewer(),
     extraPlugins: [demoGuards],
     overrides: {
       toolBash: {
@@ -79,14 +84,38 @@ export async function runDemo(io: CliIo, options: DemoOptions): Promise<ExitCode
       },
       hooksBridge: { projectDir: ws.root, homeDir: ws.home, userSettings: false },
       // Programs are allowed to run; each of their tool calls is still decided on its own.
-      permissions: { projectDir: ws.root, cwd: ws.root, homeDir: ws.home, grantsFile: false, rules: { allow: ['run_code'] } },
+      // Programs, the todo list, skills and subagents run without asking; each of their calls is still decided on its own.
+      // One MCP tool is allowed, a destructive one denied; web_fetch is left to ask.
+      permissions: {
+        projectDir: ws.root,
+        cwd: ws.root,
+        homeDir: ws.home,
+        grantsFile: false,
+        rules: { allow: ['run_code', 'TodoWrite', 'Skill', 'Agent', 'mcp__notes__list_notes'], deny: ['mcp__notes__delete_notes'] },
+      },
       timeoutPolicy: { defaultMs: 20_000 },
+      toolSkill: { projectDir: ws.root, homeDir: ws.home },
+      toolSubagent: {
+        projectDir: ws.root,
+        homeDir: ws.home,
+        agents: [
+          {
+            name: 'reviewer',
+            description: 'Reviews the project and tidies it up.',
+            tools: ['Read', 'Bash'],
+            prompt: 'You review the project and report what you found.',
+          },
+        ],
+      },
+      mcp: { cwd: ws.root, configFiles: [], servers: { notes: { command: process.execPath, args: [notesServerPath] } } },
+      // The demo's own page server on 127.0.0.1 is admitted past the address check; every other private address stays refused.
+      toolWeb: { allow: ['127.0.0.1'], ports: [page.port] },
     },
   });
 
   const failures: string[] = [];
   const step = async (title: string, calls: StepCall[], expected: Expect[]): Promise<readonly CallResult[]> => {
-    ui.line(`\n${s.bold(title)}`);
+    if (title !== '') ui.line(`\n${s.bold(title)}`);
     const { results, context } = await host.runStep({ calls });
     if (context !== undefined) {
       ui.line(s.dim('context for the next model message:'));
@@ -128,7 +157,7 @@ export async function runDemo(io: CliIo, options: DemoOptions): Promise<ExitCode
     [{ status: 'ok' }, { status: 'ok' }],
   );
   await step(
-    '2. Edit the file just read: the card shows the diff',
+    '2. Edit the file just read: the card shows the diff, and a PostToolUse hook reminds the model to run the tests',
     [
       {
         id: 'edit-app',
@@ -150,7 +179,7 @@ export async function runDemo(io: CliIo, options: DemoOptions): Promise<ExitCode
     ],
   );
   await step(
-    '4. A command with live output (a PostToolUse hook adds context)',
+    '4. A command with live output',
     [
       {
         id: 'bash-ticks',
@@ -202,8 +231,68 @@ export async function runDemo(io: CliIo, options: DemoOptions): Promise<ExitCode
   const caughtOutput = caught[0]?.outcome.status === 'ok' ? JSON.stringify(caught[0].outcome.output) : '';
   if (!caughtOutput.includes('PRE_EXECUTE_DENIED')) failures.push('code-forbidden: the program did not report the denial it caught');
 
+  await step(
+    '11. The model keeps a task list with todo_write (Claude Code’s TodoWrite): the card shows it',
+    [
+      {
+        id: 'todo',
+        name: 'todo_write',
+        args: {
+          todos: [
+            { content: 'Take the name from the command line', status: 'completed', activeForm: 'Taking the name' },
+            { content: 'Write the release notes', status: 'in_progress', activeForm: 'Writing the release notes' },
+            { content: 'Run the tests', status: 'pending', activeForm: 'Running the tests' },
+          ],
+        },
+      },
+    ],
+    [{ status: 'ok' }],
+  );
+  await step(
+    '12. A skill from .claude/skills is loaded; its bundled file reads, and stays read-only',
+    [{ id: 'skill-load', name: 'skill', args: { name: 'release-notes' } }],
+    [{ status: 'ok' }],
+  );
+  await step(
+    '',
+    [
+      { id: 'skill-read', name: 'read', args: { file_path: '.claude/skills/release-notes/template.md' } },
+      { id: 'skill-write', name: 'write', args: { file_path: '.claude/skills/release-notes/template.md', content: 'changed' } },
+    ],
+    [{ status: 'ok' }, { status: 'error', code: 'FS_READ_ONLY_ROOT' }],
+  );
+  await mcp?.ready();
+  await step(
+    '13. An MCP server over stdio (a notes list): one tool allowed by a rule, a destructive one denied by another',
+    [
+      { id: 'mcp-list', name: 'mcp__notes__list_notes', args: {} },
+      { id: 'mcp-delete', name: 'mcp__notes__delete_notes', args: {} },
+    ],
+    [{ status: 'ok' }, { status: 'denied', code: 'PRE_EXECUTE_DENIED' }],
+  );
+  await step(
+    '14. A subagent (task): its calls go through the same hooks and rules — the hook blocks its rm -rf too',
+    [
+      {
+        id: 'task',
+        name: 'task',
+        args: { description: 'review the project', prompt: 'Read the README and tidy up src.', subagent_type: 'reviewer' },
+      },
+    ],
+    [{ status: 'ok' }],
+  );
+  const nested = host.events.list().filter((e) => e.type === 'tool/result' && e.call?.startsWith('task:agent:') === true);
+  const nestedStatus = nested.map((e) => (e.data as { outcome: Outcome }).outcome.status);
+  if (nestedStatus.join(',') !== 'ok,denied') failures.push(`task: the subagent's calls ended ${nestedStatus.join(', ')}, not ok, denied`);
+  await step(
+    '15. web_fetch of a page (from a server the demo started on 127.0.0.1): asked, approved, its article as Markdown',
+    [{ id: 'fetch', name: 'web_fetch', args: { url: page.url } }],
+    [{ status: 'ok' }],
+  );
+
   ui.close();
-  await host.close();
+  await shutdown();
+  await page.close();
   function showProgram(result: CallResult | undefined): void {
     if (result?.outcome.status !== 'ok') return;
     const output = result.outcome.output as { result?: unknown; logs?: unknown };
@@ -212,6 +301,7 @@ export async function runDemo(io: CliIo, options: DemoOptions): Promise<ExitCode
   }
   const events = readFileSync(ws.logPath, 'utf8').split('\n').filter(Boolean).length;
   io.stdout.write(`\n${s.bold('Session log')} (JSONL, ${events} events): ${ws.logPath}\n`);
+  io.stdout.write(`${s.dim('Read it as the story of the session:')} dsh log ${ws.logPath}\n`);
   if (failures.length > 0) {
     io.stderr.write(`dsh demo: ${failures.length} step(s) did not end as expected:\n${indent(failures.join('\n'), '  ')}\n`);
     return ExitCode.EXPECTATION_FAILED;

@@ -56,7 +56,7 @@ export async function runHooksCheck(io: CliIo, options: HooksCheckOptions): Prom
   const toolBash = loaded.config.plugins?.toolBash;
   // What each hook saw and said, in full: the session log keeps only an excerpt of stderr.
   const records = new Map<string, HookRunRecord>();
-  const { host } = await buildHost({
+  const { host, mcp, shutdown } = await buildHost({
     workspace,
     config: { ...loaded.config, defaultDecision: 'allow' },
     configSource: loaded.file ?? 'defaults',
@@ -73,19 +73,31 @@ export async function runHooksCheck(io: CliIo, options: HooksCheckOptions): Prom
       ...(toolBash === false ? {} : { toolBash: { ...(toolBash ?? {}), sandbox: { provider: 'none' } } }),
     },
   });
-  const { tool, args } = resolveTool(host, options.tool, input);
-  const where = {
-    projectDir: bridge.projectDir ?? workspace,
-    cwd: bridge.cwd ?? bridge.projectDir ?? workspace,
-    homeDir: bridge.homeDir ?? homedir(),
-  };
-  const explained = hookConfig.hooks.map((spec) => ({ spec, match: explainMatch(spec, tool, args, where) }));
-
-  installDryRun(host);
-  const decided = installRecorder(host);
-  const step = await host.runStep({ calls: [{ id: callId, name: tool.name, args }] });
-  const events = host.events.list();
-  await host.close();
+  let tool: AnyToolDefinition;
+  let args: Args;
+  let step: Awaited<ReturnType<Host['runStep']>>;
+  let events: ReturnType<Host['events']['list']>;
+  let explained: { spec: (typeof hookConfig.hooks)[number]; match: ReturnType<typeof explainMatch> }[];
+  let decided: ReturnType<typeof installRecorder>;
+  try {
+    // An MCP tool is registered once its server is ready.
+    await mcp?.ready();
+    ({ tool, args } = resolveTool(host, options.tool, input));
+    const where = {
+      projectDir: bridge.projectDir ?? workspace,
+      cwd: bridge.cwd ?? bridge.projectDir ?? workspace,
+      homeDir: bridge.homeDir ?? homedir(),
+    };
+    const t = tool;
+    const a = args;
+    explained = hookConfig.hooks.map((spec) => ({ spec, match: explainMatch(spec, t, a, where) }));
+    installDryRun(host);
+    decided = installRecorder(host);
+    step = await host.runStep({ calls: [{ id: callId, name: tool.name, args }] });
+    events = host.events.list();
+  } finally {
+    await shutdown();
+  }
 
   const invoked = new Map<string, Record<string, unknown>>();
   const answered = new Map<string, Record<string, unknown>>();

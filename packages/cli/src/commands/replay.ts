@@ -7,8 +7,10 @@ import { ExitCode } from '../exit-codes.js';
 import { buildHost } from '../host-factory.js';
 import type { CliIo } from '../io.js';
 import { checkExpectations, readExpectations } from '../replay/expectations.js';
+import { type AdviceRecorder, adviseOnPolicy, type PolicyAdvice, recordAdvice } from '../replay/policy-advice.js';
 import { replaySteps } from '../replay/replay-session.js';
-import { renderReplay, summarise } from '../replay/report.js';
+import { renderAdvice, renderReplay, summarise } from '../replay/report.js';
+import { type ReplayRow, replayRejection } from '../replay/rows.js';
 import { readTranscript } from '../replay/transcript.js';
 
 /** Options of `dsh replay`. */
@@ -42,13 +44,17 @@ export async function runReplay(io: CliIo, options: ReplayOptions): Promise<Exit
   }
   const answer = options.approval ?? loaded.config.approval ?? 'allow';
   const approvals = new Map<string, 'allowed' | 'rejected'>();
+  let recorder: AdviceRecorder | undefined;
   const prompt: PermissionPrompt = (request) => {
     approvals.set(request.call.id, answer === 'allow' ? 'allowed' : 'rejected');
-    return answer === 'allow'
-      ? 'allowed-once'
-      : { answer: 'rejected', message: 'dsh replay answers every approval with "deny" (--approval deny)' };
+    recorder?.noteAsked(request);
+    return answer === 'allow' ? 'allowed-once' : { answer: 'rejected', message: replayRejection };
   };
-  const { host } = await buildHost({
+  const {
+    host,
+    permissions: perms,
+    shutdown,
+  } = await buildHost({
     workspace,
     config: loaded.config,
     configSource: loaded.file ?? 'defaults',
@@ -58,8 +64,17 @@ export async function runReplay(io: CliIo, options: ReplayOptions): Promise<Exit
     overrides: { permissions: { ...asObject(loaded.config.plugins?.permissions), grantsFile: false, remember: ['session'] } },
   });
   const rewriteFrom = [transcript.cwd, original].filter((p): p is string => p !== undefined);
-  const rows = await replaySteps(host, transcript, { execute: options.execute, rewriteFrom, workspace, approvals });
-  await host.close();
+  recorder = recordAdvice(host);
+  const hostIds = new Map<ReplayRow, string>();
+  let rows: ReplayRow[];
+  let advice: PolicyAdvice | undefined;
+  try {
+    rows = await replaySteps(host, transcript, { execute: options.execute, rewriteFrom, workspace, approvals, hostIds });
+    recorder.stop();
+    advice = perms === undefined ? undefined : await adviseOnPolicy(perms, rows, recorder, (row) => hostIds.get(row));
+  } finally {
+    await shutdown();
+  }
   const summary = summarise(rows);
   const checked = expectations === undefined ? undefined : checkExpectations(expectations, rows);
   const failed = checked?.some((c) => !c.ok) ?? false;
@@ -71,6 +86,7 @@ export async function runReplay(io: CliIo, options: ReplayOptions): Promise<Exit
       approval: answer,
       rows,
       summary,
+      ...(advice === undefined ? {} : { policy: advice }),
       ...(checked === undefined ? {} : { expectations: checked }),
     };
     io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
@@ -79,7 +95,8 @@ export async function runReplay(io: CliIo, options: ReplayOptions): Promise<Exit
     io.stdout.write(
       `${io.style.dim(`${transcript.format === 'claude' ? 'Claude Code transcript' : 'dsh session log'} · ${mode} · approvals answered "${answer}"`)}\n`,
     );
-    io.stdout.write(renderReplay(io.style, rows, summary, checked));
+    io.stdout.write(renderReplay(io.style, rows, summary, checked, { wide: !io.isTTY, workspace }));
+    if (advice !== undefined) io.stdout.write(renderAdvice(io.style, advice, rows));
   }
   return failed ? ExitCode.EXPECTATION_FAILED : ExitCode.OK;
 }

@@ -1,5 +1,5 @@
 import type { CallIdentity, Card, JsonValue, Outcome, UiAdapter } from '@deepseek-ai/dsh-core';
-import { renderCompleted, renderPending } from './cards.js';
+import { relativeTo, renderCompleted, renderPending, showsBodyWhenPending } from './cards.js';
 import type { Style } from './style.js';
 
 /** Where the terminal UI writes. */
@@ -20,26 +20,40 @@ export class TerminalUi implements UiAdapter {
   readonly #spin: boolean;
   readonly #running = new Map<string, string>();
   readonly #partial = new Map<string, string>();
+  /** Pending bodies already shown (a program's text), so the completed card does not repeat them. */
+  readonly #shownBodies = new Map<string, string>();
+  readonly #root: string | undefined;
   #timer: NodeJS.Timeout | undefined;
   #frame = 0;
   #spinnerShown = false;
+  /** Streamed model text ended without a newline: the next line starts on a fresh one. */
+  #midLine = false;
+  /** While above zero (a question is on screen), the spinner is not drawn. */
+  #held = 0;
 
-  /** `spinner`: animate while calls run (only sensible on a TTY). */
-  constructor(out: TextOut, style: Style, options: { readonly spinner: boolean }) {
+  /**
+   * `spinner`: animate while calls run (only sensible on a TTY). `root`: the
+   * workspace; cards show paths under it relative to it, pending and completed alike.
+   */
+  constructor(out: TextOut, style: Style, options: { readonly spinner: boolean; readonly root?: string }) {
     this.#out = out;
     this.#style = style;
     this.#spin = options.spinner;
+    this.#root = options.root;
   }
 
   /** Prints a line, clearing the spinner first. */
   line(text: string): void {
     this.#clearSpinner();
+    if (this.#midLine) this.#out.write('\n');
+    this.#midLine = false;
     this.#out.write(`${text}\n`);
     this.#drawSpinner();
   }
 
   pending(call: CallIdentity, card: Card): void {
-    this.line(renderPending(this.#style, call, card));
+    if (showsBodyWhenPending(card) && card.body !== undefined) this.#shownBodies.set(key(call), card.body);
+    this.line(relativeTo(this.#root, renderPending(this.#style, call, card)));
     this.#running.set(key(call), card.title);
     this.#startSpinner();
   }
@@ -64,7 +78,36 @@ export class TerminalUi implements UiAdapter {
     }
     this.#running.delete(key(call));
     if (this.#running.size === 0) this.#stopSpinner();
-    this.line(renderCompleted(this.#style, call, card, outcome));
+    const shown = this.#shownBodies.get(key(call));
+    this.#shownBodies.delete(key(call));
+    const omitBody = shown !== undefined && shown === card.body;
+    this.line(relativeTo(this.#root, renderCompleted(this.#style, call, card, outcome, { omitBody })));
+  }
+
+  /** Writes streamed text (a model's answer, piece by piece) as it comes; the next line or card starts on a new line. */
+  text(delta: string): void {
+    if (delta === '') return;
+    this.#clearSpinner();
+    this.#out.write(delta);
+    this.#midLine = !delta.endsWith('\n');
+  }
+
+  /**
+   * Keeps the spinner off the screen until the returned function is called:
+   * for a question typed at the terminal, which a redrawn spinner would overwrite.
+   */
+  hold(): () => void {
+    this.#clearSpinner();
+    if (this.#midLine) this.#out.write('\n');
+    this.#midLine = false;
+    this.#held += 1;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.#held -= 1;
+      this.#drawSpinner();
+    };
   }
 
   /** Stops the spinner. */
@@ -89,7 +132,7 @@ export class TerminalUi implements UiAdapter {
   }
 
   #drawSpinner(): void {
-    if (this.#timer === undefined || this.#running.size === 0) return;
+    if (this.#timer === undefined || this.#running.size === 0 || this.#held > 0) return;
     const titles = [...this.#running.values()];
     this.#out.write(
       this.#style.dim(`${frames[this.#frame]} running ${titles.at(-1)}${titles.length > 1 ? ` (+${titles.length - 1})` : ''}`),

@@ -15,6 +15,8 @@ export interface ReplaySettings {
   readonly workspace: string;
   /** Filled by the approval prompt: what it answered, by call id. */
   readonly approvals: Map<string, 'allowed' | 'rejected'>;
+  /** Filled with the id each row's call had in the host (a repeated recorded id gets a `#n` suffix). */
+  readonly hostIds?: Map<ReplayRow, string>;
 }
 
 /**
@@ -55,9 +57,17 @@ export async function replaySteps(host: Host, transcript: Transcript, settings: 
       const result = results[next];
       next += 1;
       if (result === undefined) continue;
-      rows.push(
-        rowOf(p.recorded, p.call.name, p.call.args, result, decided.get(p.call.id), settings.approvals.get(p.call.id), settings.execute),
+      const row = rowOf(
+        p.recorded,
+        p.call.name,
+        p.call.args,
+        result,
+        decided.get(p.call.id),
+        settings.approvals.get(p.call.id),
+        settings.execute,
       );
+      rows.push(row);
+      settings.hostIds?.set(row, p.call.id);
       decided.delete(p.call.id);
       settings.approvals.delete(p.call.id);
     }

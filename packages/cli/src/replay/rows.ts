@@ -3,6 +3,13 @@ import { codeOf } from '../render/cards.js';
 import { DRY_RUN_CODE, type RecordedDecision } from './dry-run.js';
 import type { RecordedCall } from './transcript.js';
 
+/**
+ * What the replay's approval prompt says when told to answer no; the table
+ * says `ask→rejected` and the header says how approvals were answered, so
+ * rows leave this out rather than repeat it.
+ */
+export const replayRejection = 'dsh replay answers every approval with "deny" (--approval deny)';
+
 /** What the policies decided for one recorded call. */
 export type RowDecision = 'allow' | 'ask' | 'deny' | 'error' | 'unmapped';
 
@@ -18,6 +25,8 @@ export interface ReplayRow {
   readonly tool: string | undefined;
   /** The arguments it ran with in our vocabulary; undefined when unmapped. */
   readonly args: Readonly<Record<string, unknown>> | string | undefined;
+  /** What the call acts on, for the table: a file path, a command, a URL, a pattern; undefined when none. */
+  readonly target: string | undefined;
   readonly decision: RowDecision;
   /** True when the approval provider was asked about it. */
   readonly asked: boolean;
@@ -51,6 +60,7 @@ export function rowOf(
     input: recorded.input,
     tool,
     args,
+    target: targetOf(args) ?? targetOf(recorded.input),
     asked: approval !== undefined,
     approval,
   };
@@ -68,7 +78,7 @@ export function rowOf(
   }
   if (o.status === 'denied' && o.stage === 'approval') {
     // Asked, and the answer was no: the policy that asked is the one to count.
-    const reason = `${decided?.reason ?? 'asked'} → ${o.reason}`;
+    const reason = o.reason === replayRejection ? (decided?.reason ?? 'asked') : `${decided?.reason ?? 'asked'} → ${o.reason}`;
     return { ...passed, stage: 'approval', code, reason, result: undefined };
   }
   if (o.status === 'denied' && (o.stage === 'pre-execute' || o.stage === 'guard')) {
@@ -90,6 +100,7 @@ export function unmappedRow(recorded: RecordedCall, reason: string): ReplayRow {
     input: recorded.input,
     tool: undefined,
     args: undefined,
+    target: targetOf(recorded.input),
     decision: 'unmapped',
     asked: false,
     approval: undefined,
@@ -104,4 +115,24 @@ export function unmappedRow(recorded: RecordedCall, reason: string): ReplayRow {
 function reasonOf(result: CallResult): string {
   const o = result.outcome;
   return o.status === 'error' ? o.error.message : o.status === 'ok' ? '' : o.reason;
+}
+
+const targetKeys = ['file_path', 'notebook_path', 'path', 'command', 'url', 'pattern'] as const;
+
+/** The first of `file_path`, `path`, `command`, `url`, `pattern` the arguments have (JSON text is read). */
+export function targetOf(args: Readonly<Record<string, unknown>> | string | undefined): string | undefined {
+  let object: unknown = args;
+  if (typeof args === 'string') {
+    try {
+      object = JSON.parse(args);
+    } catch {
+      return undefined;
+    }
+  }
+  if (typeof object !== 'object' || object === null) return undefined;
+  for (const key of targetKeys) {
+    const value = (object as Record<string, unknown>)[key];
+    if (typeof value === 'string' && value !== '') return value;
+  }
+  return undefined;
 }

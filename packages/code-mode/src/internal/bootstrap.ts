@@ -5,6 +5,8 @@ export interface BootstrapConfig {
   readonly maxLogChars: number;
   readonly maxResultChars: number;
   readonly maxErrorChars: number;
+  /** Calls past this many are refused in the guest: they cross only as a name, and are not answered. */
+  readonly maxCalls: number;
 }
 
 /** Names of the host functions, present on the guest's global object only until the bootstrap has run. */
@@ -149,6 +151,12 @@ export function bootstrapSource(config: BootstrapConfig): string {
   const reject = (name, code, message) => promiseReject(new ToolCallError(name, 'error', code, 'tools.' + name + ': ' + message));
 
   function invoke(name, args) {
+    if (nextIndex >= config.maxCalls) {
+      // Refused here, so a flood of calls costs the host only their names; the host counts them.
+      nextIndex++;
+      post(name + SEP);
+      return reject(name, 'TOO_MANY_CALLS', 'a program may make at most ' + config.maxCalls + ' tool calls');
+    }
     let text;
     try {
       // Without a replacer first: much faster in the interpreter. Retried with it only for a BigInt,

@@ -18,7 +18,8 @@ interface Limits {
  * Turns the calls the guest collected into queued sub-calls, numbering them
  * in the order the program made them (as the bootstrap numbers them) and
  * checking each again on the host: the name against the callable set, the
- * call count, the arguments' length. A refused call is answered at once;
+ * call count (the guest refuses calls past `maxCalls` itself; they cross as a
+ * name only, to be counted), the arguments' length. A refused call is answered at once;
  * calls taken once the run has ended are recorded as cancelled, unanswered.
  */
 export class CallIntake {
@@ -50,12 +51,13 @@ export class CallIntake {
     const index = this.#nextIndex++;
     const name = sentName.slice(0, 64);
     const job = { index, id: `${this.#callId}:code:${index}`, name };
-    if (phase !== 'running') {
+    if (index >= this.#limits.maxCalls) {
+      // The guest refused it already (and answered it); it only crossed to be counted.
+      this.#queue.refuse(job, CodeModeErrorCode.TOO_MANY_CALLS, '', true);
+    } else if (phase !== 'running') {
       this.#queue.cancelUnqueued(job, phase === 'ended' ? 'after-end' : 'run-stopped');
     } else if (!this.#callable.has(sentName)) {
       this.#queue.refuse(job, CodeModeErrorCode.TOOL_NOT_CALLABLE, `"${name}" is not a tool this program may call`);
-    } else if (index >= this.#limits.maxCalls) {
-      this.#queue.refuse(job, CodeModeErrorCode.TOO_MANY_CALLS, `a program may make at most ${this.#limits.maxCalls} tool calls`);
     } else if (args.length > this.#limits.maxArgsChars) {
       this.#queue.refuse(job, CodeModeErrorCode.ARGS_TOO_LARGE, `the arguments are longer than ${this.#limits.maxArgsChars} characters`);
     } else {

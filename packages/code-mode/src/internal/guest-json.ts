@@ -19,11 +19,4 @@ export function outputText(output: JsonValue): string {
   return JSON.stringify(output, replacer) ?? 'null';
 }
 
-/** JSON text the program's bootstrap produced, or `undefined` when it is not JSON. */
-export function parseGuestJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
+export { parseGuestJson } from './guest-text.js';

@@ -1,60 +1,80 @@
-import { DshError, messageOf } from '@deepseek-ai/dsh-core';
+import { DshError } from '@deepseek-ai/dsh-core';
 import { CodeModeErrorCode } from '../errors.js';
 import type { ResolvedCodeModeOptions } from '../options.js';
-import { CallIntake, type IntakePhase } from './call-intake.js';
-import { GuestBridge, type GuestDone } from './guest-bridge.js';
-import { parseGuestJson } from './guest-json.js';
+import { CallIntake } from './call-intake.js';
+import type { AnswerItem, GuestEnd, GuestReport, HostMessage, WorkerMessage } from './guest-protocol.js';
+import { errorMessage } from './guest-text.js';
 import { LogBuffer } from './log-buffer.js';
-import { compileProgram } from './program-compile.js';
 import { RunBudget } from './run-budget.js';
 import { type ProgramEnd, type RunReport, reportOf } from './run-report.js';
-import { memoryExhausted, type Sandbox, type SandboxPool } from './sandbox.js';
-import { type Answer, type SubCallPort, SubCallQueue } from './sub-calls.js';
+import { type Answer, type Job, type SubCallPort, SubCallQueue } from './sub-calls.js';
+import type { ThreadClock } from './thread-clock.js';
+import { type GuestWorker, guestWorkers, type WorkerExit } from './worker-pool.js';
+
+/** CPU time a guest asked to stop may still take before its worker is terminated: a loop notices within microseconds. */
+const STOP_GRACE_CPU_MS = 50;
+/** Wall time the same, for a worker the machine does not schedule (it computes nothing meanwhile). */
+const STOP_GRACE_WALL_MS = 2000;
+const STOP_POLL_MS = 10;
 
 /**
- * One `run_code` call's program: a fresh sandbox, its tool calls, and how it
- * ended. The host enters the guest to start the program, to answer calls and
- * to run the jobs that follow; after each entry it collects the calls the
- * program made and queues them, and it waits (outside the guest) while calls
- * run, until the program ends, a deadline passes or the step is cancelled.
+ * One `run_code` call's program, seen from the host. The guest runs in a
+ * worker thread; the host sends it the program, then the answers to its
+ * calls, and gets back one report per message: the calls the program made
+ * and, at the end, how it ended. Between reports the host runs the calls
+ * through the pipeline, one at a time. The run ends when the program does,
+ * when a deadline or a cap is passed, or when the step is cancelled; a guest
+ * that is computing then is asked to stop, and its worker is terminated if
+ * it does not within a short grace.
  */
 export class ProgramRun {
   readonly #options: ResolvedCodeModeOptions;
-  readonly #sandboxes: SandboxPool;
   readonly #callable: ReadonlySet<string>;
   readonly #logs: LogBuffer;
   readonly #cancel = new AbortController();
   readonly #queue: SubCallQueue;
   readonly #intake: CallIntake;
   readonly #budget: RunBudget;
-  readonly #arrived: { index: number; answer: Answer }[] = [];
-  #sandbox: Sandbox | undefined;
-  #bridge: GuestBridge | undefined;
+  readonly #wallDeadline: number;
+  #answers: AnswerItem[] = [];
+  #worker: GuestWorker | undefined;
+  #clock: ThreadClock | undefined;
+  /** The worker computes: a message was sent and its report has not come. */
+  #busy = false;
+  /** While a report is taken: answers it causes are sent once it is done. */
+  #taking = false;
+  /** The worker was terminated or died: it is not given back. */
+  #lost = false;
   #end: ProgramEnd | undefined;
-  /** Set when the guest reported its end: calls collected afterwards came after it. */
-  #guestEnded = false;
-  /** While the host collects calls, trusted bootstrap code with no loop runs: the interrupt must not cut it. */
-  #collecting = false;
-  #wake: () => void = () => undefined;
+  #dropped = 0;
+  #dataChars = 0;
+  #stopTimer: ReturnType<typeof setTimeout> | undefined;
+  #quiet: () => void = () => undefined;
 
-  constructor(options: ResolvedCodeModeOptions, sandboxes: SandboxPool, callable: ReadonlySet<string>, callId: string, port: SubCallPort) {
+  constructor(options: ResolvedCodeModeOptions, callable: ReadonlySet<string>, callId: string, port: SubCallPort) {
     this.#options = options;
-    this.#sandboxes = sandboxes;
     this.#callable = callable;
     this.#logs = new LogBuffer(options.maxLogChars);
-    this.#budget = new RunBudget(options.cpuTimeoutMs, options.timeoutMs);
-    const limits = { maxToolOutputChars: options.maxToolOutputChars, maxErrorChars: options.maxErrorChars };
-    // Sub-calls follow one signal, aborted when the outer call is or when the run ends. Not AbortSignal.any:
-    // each sub-call adds and removes a listener on it, which costs twice as much on a composite signal.
-    this.#queue = new SubCallQueue(port, limits, this.#cancel.signal, (index, answer) => {
-      this.#arrived.push({ index, answer });
-      this.#wake();
+    this.#wallDeadline = performance.now() + options.timeoutMs;
+    this.#budget = new RunBudget(options.cpuTimeoutMs, () => this.#halt({ kind: 'timeout', budget: 'cpu' }));
+    const limits = {
+      maxToolOutputChars: options.maxToolOutputChars,
+      maxErrorChars: options.maxErrorChars,
+      maxCancelledEvents: options.maxCancelledEvents,
+    };
+    // Sub-calls follow one signal, aborted when the outer call is or when the run ends.
+    this.#queue = new SubCallQueue(port, limits, this.#cancel.signal, {
+      admit: (job) => this.#admit(job),
+      answer: (index, answer) => this.#answered(index, answer),
     });
     this.#intake = new CallIntake(this.#queue, callable, callId, options);
   }
 
   /** Runs the program to its end and reports how it ended. Never throws. */
   async run(code: string, outer: AbortSignal): Promise<RunReport> {
+    const quiet = new Promise<void>((resolve) => {
+      this.#quiet = resolve;
+    });
     const wallTimer = setTimeout(() => this.#halt({ kind: 'timeout', budget: 'wall' }), this.#options.timeoutMs);
     const onAbort = (): void => {
       this.#cancel.abort(outer.reason);
@@ -64,181 +84,169 @@ export class ProgramRun {
     try {
       if (outer.aborted) onAbort();
       else await this.#start(code);
-      if (this.#end === undefined) await this.#loop();
+      await quiet;
     } catch (error) {
-      this.#halt({ kind: 'crashed', message: messageOf(error) });
+      this.#halt({ kind: 'crashed', message: errorMessage(error) });
     } finally {
       clearTimeout(wallTimer);
+      clearTimeout(this.#stopTimer);
+      this.#budget.close();
       outer.removeEventListener('abort', onAbort);
     }
     const end = this.#end ?? { kind: 'crashed', message: 'the run ended without a reason' };
-    // Calls made in the last entry, if the instance can still be read, are reported with the rest.
-    if (end.kind !== 'crashed' && end.kind !== 'out-of-memory') this.#collect();
     // Whatever is still in flight (a call the program never awaited, or one the deadline overtook) is aborted.
     this.#cancel.abort(new DshError(CodeModeErrorCode.CALL_CANCELLED, cancelMessage(end)));
     await this.#queue.stop(end.kind === 'done' ? 'program-ended' : 'run-stopped', this.#options.cancelGraceMs);
-    this.#dispose();
-    this.#sandboxes.refill();
+    this.#release(end);
+    this.#logs.droppedByGuest(this.#dropped);
     return reportOf(end, this.#logs, this.#queue.summaries(), this.#options);
   }
 
   async #start(code: string): Promise<void> {
-    const sandbox = await this.#sandboxes.take();
-    this.#sandbox = sandbox;
-    sandbox.runtime.setInterruptHandler(() => this.#interrupt());
     const o = this.#options;
-    const limits = { maxLogChars: o.maxLogChars, maxResultChars: o.maxResultChars, maxErrorChars: o.maxErrorChars };
-    const bridge = new GuestBridge(sandbox, limits, { log: (line) => this.#logs.append(line), done: (report) => this.#onDone(report) });
-    this.#bridge = bridge;
-    const config = { names: [...this.#callable], ...limits, maxArgsChars: o.maxArgsChars };
-    const installed = this.#enter(() => {
-      bridge.install(config);
-      return true;
-    });
-    if (installed === undefined) return;
-    const failure = await compileProgram(code, (source) =>
-      this.#end === undefined ? this.#enter(() => bridge.compile(source)) : undefined,
-    );
-    if (failure !== undefined) this.#halt(failure);
-    if (this.#end !== undefined) return;
-    this.#enter(() => bridge.start());
-    this.#collect();
-  }
-
-  /** Delivers tool answers and runs pending jobs until the program ends or waits on nothing. */
-  async #loop(): Promise<void> {
-    const bridge = this.#bridge;
-    if (bridge === undefined) return;
-    for (;;) {
-      this.#deliver(bridge);
-      if (this.#end !== undefined) return;
-      const failed = this.#enter(() => bridge.runJobs() ?? '');
-      // Before the failure (if any) ends the run: the calls made in this entry were made before it.
-      this.#collect();
-      if (failed !== undefined && failed !== '') this.#halt(this.#failureOf(failed));
-      if (this.#end !== undefined) return;
-      if (this.#arrived.length > 0) continue;
-      if (this.#queue.idle) {
-        this.#halt({ kind: 'stalled' });
-        return;
-      }
-      await new Promise<void>((resolve) => {
-        this.#wake = resolve;
-      });
-    }
-  }
-
-  #deliver(bridge: GuestBridge): void {
-    const arrived = this.#arrived;
-    if (arrived.length === 0) return;
-    this.#enter(() => {
-      // An answer can run program code (a getter of `then` on Object.prototype), which may end the run.
-      for (let item = arrived.shift(); item !== undefined && this.#end === undefined; item = arrived.shift()) {
-        bridge.deliver(item.index, item.answer.ok, item.answer.text);
-      }
-      return true;
-    });
-  }
-
-  /** Takes the calls the program made in the last entry into the guest. */
-  #collect(): void {
-    const bridge = this.#bridge;
-    if (bridge === undefined) return;
-    this.#collecting = true;
-    let outbox: string | undefined;
+    let worker: GuestWorker;
     try {
-      outbox = this.#enter(() => bridge.collect());
-    } finally {
-      this.#collecting = false;
-    }
-    if (outbox !== undefined) this.#intake.take(outbox, this.#phase());
-  }
-
-  #phase(): IntakePhase {
-    if (this.#guestEnded) return 'ended';
-    return this.#end === undefined ? 'running' : 'stopping';
-  }
-
-  #onDone(report: GuestDone): void {
-    if (this.#end !== undefined) return;
-    // The calls made before the end are taken first: they are queued (and cancelled as the run stops).
-    this.#intake.take(report.outbox, 'running');
-    this.#guestEnded = true;
-    const { kind, text } = report;
-    this.#logs.droppedByGuest(report.droppedLines ?? 0);
-    if (kind === 'ok') this.#halt({ kind: 'done', text, totalChars: Math.max(report.totalChars ?? text.length, text.length) });
-    else if (kind === 'not-json') this.#halt({ kind: 'not-json', error: text });
-    else if (this.#ranOutOfMemory(text)) this.#halt({ kind: 'out-of-memory' });
-    else this.#halt({ kind: 'threw', error: text });
-  }
-
-  /** QuickJS throws `null` when it cannot even allocate the error: with memory at its cap, that is running out of it. */
-  #ranOutOfMemory(errorJson: string): boolean {
-    const error = parseGuestJson(errorJson) as { name?: unknown; message?: unknown } | undefined;
-    if (error?.name === 'InternalError' && error.message === 'out of memory') return true;
-    return error?.name === 'Thrown value' && error.message === 'null' && this.#sandbox !== undefined && memoryExhausted(this.#sandbox);
-  }
-
-  #failureOf(message: string): ProgramEnd {
-    const sandbox = this.#sandbox;
-    if (message.includes('out of memory') || (sandbox !== undefined && memoryExhausted(sandbox))) return { kind: 'out-of-memory' };
-    if (message === 'interrupted') return { kind: 'timeout', budget: this.#budget.budget };
-    return { kind: 'threw', error: JSON.stringify({ name: 'InternalError', message }) };
-  }
-
-  /** Runs `fn` inside the interpreter with the interrupt deadline set; a host-level failure ends the run. */
-  #enter<T>(fn: () => T): T | undefined {
-    const started = this.#budget.open();
-    try {
-      return fn();
+      worker = await guestWorkers.take(o.memoryLimitBytes);
     } catch (error) {
-      this.#halt(this.#failureOrCrash(error));
-      return undefined;
-    } finally {
-      this.#budget.close(started);
+      this.#halt({ kind: 'crashed', message: `the guest worker could not start: ${errorMessage(error)}` });
+      return;
     }
+    this.#worker = worker;
+    worker.attach({ message: (message) => this.#onMessage(message), exit: (exit) => this.#onExit(exit) });
+    this.#clock = await worker.clock;
+    // The budget counts from here: building the thread and the instance is not the program's.
+    await this.#budget.start(this.#clock);
+    if (this.#end !== undefined) return this.#quiet();
+    const config = {
+      names: [...this.#callable],
+      maxArgsChars: o.maxArgsChars,
+      maxLogChars: o.maxLogChars,
+      maxResultChars: o.maxResultChars,
+      maxErrorChars: o.maxErrorChars,
+      maxCalls: o.maxCalls,
+    };
+    this.#send({ t: 'start', code, config });
   }
 
-  #failureOrCrash(error: unknown): ProgramEnd {
-    const sandbox = this.#sandbox;
-    const message = messageOf(error);
-    // unwrapResult throws the guest error dumped to a host Error: interrupts and OOM come this way.
-    if (message === 'interrupted' || message.includes('out of memory')) return this.#failureOf(message);
-    if (sandbox !== undefined && memoryExhausted(sandbox)) return { kind: 'out-of-memory' };
-    return { kind: 'crashed', message, printed: sandbox?.printed.join('\n') ?? '' };
+  #send(message: HostMessage): void {
+    this.#busy = true;
+    this.#budget.busyStart();
+    this.#worker?.post(message);
   }
 
-  #interrupt(): boolean {
-    if (this.#collecting) return false;
-    // Once the program has ended, whatever it left running stops at the next check.
-    if (this.#end !== undefined) return true;
-    if (!this.#budget.spent()) return false;
-    // Decided here: an async function turns the interrupt into a rejection the guest would report as a throw.
-    this.#halt({ kind: 'timeout', budget: this.#budget.budget });
-    return true;
+  #onMessage(message: WorkerMessage): void {
+    if (message.t === 'log') this.#logs.append(message.line);
+    else if (message.t === 'report') this.#onReport(message);
+  }
+
+  #onReport(report: GuestReport): void {
+    this.#busy = false;
+    this.#budget.busyEnd();
+    this.#dropped = report.dropped;
+    this.#taking = true;
+    try {
+      this.#intake.take(report.outbox, this.#end === undefined ? 'running' : 'stopping');
+      if (report.end !== undefined) this.#guestEnded(report.end);
+      if (report.afterEnd) this.#intake.take(report.afterEnd, 'ended');
+    } finally {
+      this.#taking = false;
+    }
+    this.#pump();
+  }
+
+  #guestEnded(end: GuestEnd): void {
+    // Interrupted means the host raised the stop flag, and it has already decided why.
+    if (end.kind === 'interrupted') this.#halt({ kind: 'crashed', message: 'the guest stopped without being asked' });
+    else this.#halt(end);
+  }
+
+  /** Sends the answers that arrived, or sees that the program waits on nothing. */
+  #pump(): void {
+    if (this.#busy || this.#taking) return;
+    if (this.#end !== undefined) {
+      this.#quiet();
+      return;
+    }
+    if (this.#answers.length > 0) {
+      const items = this.#answers;
+      this.#answers = [];
+      this.#send({ t: 'answers', items });
+      return;
+    }
+    if (this.#queue.idle) this.#halt({ kind: 'stalled' });
+  }
+
+  /** Before each dispatch: the run's deadline and its cap on call data. False when the call must not run. */
+  #admit(job: Job): boolean {
+    if (this.#end !== undefined) return false;
+    if (performance.now() > this.#wallDeadline) this.#halt({ kind: 'timeout', budget: 'wall' });
+    else this.#count(job.args.length);
+    return this.#end === undefined;
+  }
+
+  /** After each answer: the same checks, then the answer goes to the guest. */
+  #answered(index: number, answer: Answer): void {
+    if (this.#end !== undefined) return;
+    if (performance.now() > this.#wallDeadline) this.#halt({ kind: 'timeout', budget: 'wall' });
+    else this.#count(answer.text.length);
+    if (this.#end !== undefined) return;
+    this.#answers.push([index, answer.ok, answer.text]);
+    this.#pump();
+  }
+
+  #count(chars: number): void {
+    this.#dataChars += chars;
+    if (this.#dataChars > this.#options.maxCallDataChars) this.#halt({ kind: 'data-limit', chars: this.#dataChars });
   }
 
   #halt(end: ProgramEnd): void {
     if (this.#end !== undefined) return;
     this.#end = end;
-    this.#wake();
+    if (!this.#busy) {
+      this.#quiet();
+      return;
+    }
+    // The guest is computing: ask it to stop, and terminate its worker if it does not in time.
+    this.#worker?.requestStop();
+    void this.#enforceStop();
   }
 
-  #dispose(): void {
-    const sandbox = this.#sandbox;
-    const bridge = this.#bridge;
-    this.#sandbox = undefined;
-    this.#bridge = undefined;
-    if (sandbox === undefined) return;
-    // After an engine abort the instance is unusable: drop it and let the collector take it.
-    if (this.#end?.kind === 'crashed' || this.#end?.kind === 'out-of-memory') return;
-    try {
-      bridge?.dispose();
-      sandbox.context.dispose();
-      sandbox.runtime.dispose();
-    } catch {
-      // A leak check failing inside QuickJS changes nothing: the whole instance is dropped with this run.
-    }
+  async #enforceStop(): Promise<void> {
+    const clock = this.#clock;
+    const since = performance.now();
+    const cpuAtStop = clock === undefined ? 0 : await clock.read();
+    const poll = async (): Promise<void> => {
+      if (!this.#busy) return;
+      const cpu = clock === undefined ? Number.POSITIVE_INFINITY : (await clock.read()) - cpuAtStop;
+      if (!this.#busy) return;
+      if (cpu >= STOP_GRACE_CPU_MS || performance.now() - since >= STOP_GRACE_WALL_MS) this.#kill();
+      else this.#stopTimer = setTimeout(() => void poll(), STOP_POLL_MS);
+    };
+    this.#stopTimer = setTimeout(() => void poll(), STOP_POLL_MS);
+  }
+
+  /** Terminates the worker mid-operation: the calls of its last entry are lost, the console output so far is kept. */
+  #kill(): void {
+    this.#lost = true;
+    this.#busy = false;
+    this.#worker?.terminate();
+    this.#quiet();
+  }
+
+  #onExit(exit: WorkerExit): void {
+    this.#lost = true;
+    this.#busy = false;
+    this.#halt(exit.outOfMemory ? { kind: 'out-of-memory' } : { kind: 'crashed', message: exit.message });
+    this.#quiet();
+  }
+
+  #release(end: ProgramEnd): void {
+    const worker = this.#worker;
+    this.#worker = undefined;
+    if (worker === undefined) return;
+    // A worker still computing (it never is here, unless terminated) or one that crashed is not reused.
+    const healthy = !this.#lost && !this.#busy && end.kind !== 'crashed';
+    guestWorkers.release(worker, this.#options.memoryLimitBytes, healthy);
   }
 }
 

@@ -1,17 +1,11 @@
 import type { JsonValue } from '@deepseek-ai/dsh-core';
 import { CodeModeErrorCode } from '../errors.js';
 import type { ResolvedCodeModeOptions } from '../options.js';
-import {
-  type CallSummary,
-  MAX_LISTED_CALLS,
-  type ProgramError,
-  type RunCodeErrorData,
-  type RunCodeOutput,
-  type Truncation,
-} from '../output.js';
+import { MAX_LISTED_CALLS, type ProgramError, type RunCodeErrorData, type RunCodeOutput, type Truncation } from '../output.js';
 import { locateInStack } from '../program-source.js';
 import { parseGuestJson } from './guest-json.js';
 import type { LogBuffer } from './log-buffer.js';
+import type { CallSummaries } from './sub-calls.js';
 
 /** How a program run ended. `error` fields hold the guest's JSON description of what was thrown. */
 export type ProgramEnd =
@@ -21,6 +15,7 @@ export type ProgramEnd =
   | { readonly kind: 'syntax'; readonly message: string; readonly line?: number; readonly column?: number }
   | { readonly kind: 'timeout'; readonly budget: 'cpu' | 'wall' }
   | { readonly kind: 'out-of-memory' }
+  | { readonly kind: 'data-limit'; readonly chars: number }
   | { readonly kind: 'stalled' }
   | { readonly kind: 'aborted' }
   | { readonly kind: 'crashed'; readonly message: string; readonly printed?: string };
@@ -30,12 +25,12 @@ export type RunReport =
   | { readonly ok: true; readonly output: RunCodeOutput }
   | { readonly ok: false; readonly aborted: boolean; readonly code: string; readonly message: string; readonly data: RunCodeErrorData };
 
-type Limits = Pick<ResolvedCodeModeOptions, 'maxResultChars' | 'cpuTimeoutMs' | 'timeoutMs' | 'memoryLimitBytes'>;
+type Limits = Pick<ResolvedCodeModeOptions, 'maxResultChars' | 'cpuTimeoutMs' | 'timeoutMs' | 'memoryLimitBytes' | 'maxCallDataChars'>;
 
 /** The report of a run from how it ended, its console output and its calls. */
-export function reportOf(end: ProgramEnd, logs: LogBuffer, calls: readonly CallSummary[], limits: Limits): RunReport {
-  const listed = calls.slice(0, MAX_LISTED_CALLS);
-  const omitted = calls.length - listed.length;
+export function reportOf(end: ProgramEnd, logs: LogBuffer, calls: CallSummaries, limits: Limits): RunReport {
+  const listed = calls.listed.slice(0, MAX_LISTED_CALLS);
+  const omitted = calls.total - listed.length;
   const truncated: Truncation[] = [];
   if (logs.truncated) truncated.push('logs');
   if (omitted > 0) truncated.push('calls');
@@ -94,6 +89,11 @@ export function reportOf(end: ProgramEnd, logs: LogBuffer, calls: readonly CallS
       );
     case 'out-of-memory':
       return outOfMemory(fail, limits);
+    case 'data-limit':
+      return fail(
+        CodeModeErrorCode.CALL_DATA_LIMIT,
+        `the program's tool calls moved more than ${limits.maxCallDataChars} characters of arguments and answers (maxCallDataChars) and it was stopped`,
+      );
     case 'stalled':
       return fail(
         CodeModeErrorCode.PROGRAM_STALLED,

@@ -83,38 +83,3 @@ export async function createSandbox(memoryLimitBytes: number): Promise<Sandbox> 
 export function memoryExhausted(sandbox: Sandbox): boolean {
   return sandbox.memory.buffer.byteLength + 4 * PAGE >= sandbox.memoryLimitBytes;
 }
-
-/**
- * Hands out fresh sandboxes, keeping one made ahead: after a run takes one,
- * the next is built once the event loop is idle, so a run's start does not
- * pay for instantiation. Every sandbox is used by one run only. The spare
- * costs one idle instance (its initial 16 MiB of memory); it holds no timer.
- */
-export class SandboxPool {
-  readonly #memoryLimitBytes: number;
-  #spare: Promise<Sandbox> | undefined;
-
-  constructor(memoryLimitBytes: number) {
-    this.#memoryLimitBytes = memoryLimitBytes;
-  }
-
-  /** A sandbox no run has used. */
-  take(): Promise<Sandbox> {
-    const spare = this.#spare;
-    this.#spare = undefined;
-    return spare ?? createSandbox(this.#memoryLimitBytes);
-  }
-
-  /** Builds the next spare once the current turn of the event loop is done. */
-  refill(): void {
-    if (this.#spare !== undefined) return;
-    const next = new Promise<Sandbox>((resolve, reject) => {
-      setImmediate(() => createSandbox(this.#memoryLimitBytes).then(resolve, reject));
-    });
-    // A spare that failed to build is dropped; take() then builds one itself and reports its error.
-    next.catch(() => {
-      if (this.#spare === next) this.#spare = undefined;
-    });
-    this.#spare = next;
-  }
-}

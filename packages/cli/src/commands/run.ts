@@ -1,0 +1,152 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { basename, dirname, join, resolve } from 'node:path';
+import { type AgentResult, type Model, runAgent } from '@deepseek-ai/dsh-agent';
+import { connectModel, type Provider, providers } from '@deepseek-ai/dsh-agent/connect';
+import { DshError, jsonlSink, messageOf } from '@deepseek-ai/dsh-core';
+import { loadConfig } from '../config.js';
+import { CliError, CliErrorCode } from '../errors.js';
+import { ExitCode } from '../exit-codes.js';
+import { buildHost } from '../host-factory.js';
+import type { CliIo } from '../io.js';
+import { TerminalUi } from '../render/terminal-ui.js';
+import { systemPrompt } from '../run/system-prompt.js';
+import { refusingPrompt, terminalPrompt } from '../run/terminal-prompt.js';
+
+/** The providers `dsh run --provider` accepts (`deepseek`, the default, is Chat Completions on DeepSeek's API). */
+export const runProviders: readonly Provider[] = ['deepseek', 'openai', 'openai-responses', 'anthropic', 'gemini'];
+
+/** Options of `dsh run`. */
+export interface RunOptions {
+  readonly task: string;
+  readonly provider?: string;
+  readonly model?: string;
+  readonly baseUrl?: string;
+  readonly config?: string;
+  /** The most model turns: 50 by default. */
+  readonly maxTurns?: number;
+  /** Where the session log goes: `~/.dsh/sessions/<time>-<id>.jsonl` by default. */
+  readonly log?: string;
+  /** A model to use instead of connecting to one (tests of the library). */
+  readonly modelOverride?: Model;
+}
+
+/**
+ * `dsh run "task"`: a coding agent in the current directory with the
+ * configured plugins. The model streams its answer to the terminal, calls
+ * are drawn as cards with live output, approvals are asked at the terminal
+ * (refused when stdin is not one), the API key comes from the environment,
+ * and the session log's path is printed at the start and the end. Ctrl-C
+ * stops the agent with every started call answered; twice exits at once.
+ */
+export async function runRun(io: CliIo, options: RunOptions): Promise<ExitCode> {
+  const provider = checkProvider(options.provider);
+  const loaded = loadConfig(io.cwd, options.config);
+  const model = options.modelOverride ?? (await connect(io, provider, options));
+  const logPath = options.log === undefined ? defaultLogPath(io.env) : resolve(io.cwd, options.log);
+  try {
+    mkdirSync(dirname(logPath), { recursive: true });
+  } catch (error) {
+    throw new CliError(CliErrorCode.USAGE, `run: cannot create the session log's directory ${dirname(logPath)}: ${messageOf(error)}`);
+  }
+  const s = io.style;
+  const ui = new TerminalUi(io.stdout, s, { spinner: io.isTTY, root: loaded.workspace });
+  const controller = new AbortController();
+  let interrupts = 0;
+  const interrupt = (): void => {
+    interrupts += 1;
+    if (interrupts > 1) process.exit(130);
+    ui.line(s.yellow('Stopping: every started call gets its result (Ctrl-C again to quit at once)'));
+    controller.abort(new DshError('ABORTED', 'stopped with Ctrl-C'));
+  };
+  const terminal = io.stdin?.isTTY === true ? io.stdin : undefined;
+  const prompt =
+    terminal === undefined
+      ? refusingPrompt(ui, s)
+      : terminalPrompt({ input: terminal, output: process.stdout, ui, style: s, onInterrupt: interrupt });
+  const built = await buildHost({
+    workspace: loaded.workspace,
+    config: loaded.config,
+    configSource: loaded.file ?? 'defaults',
+    session: basename(logPath, '.jsonl'),
+    sink: jsonlSink(logPath),
+    ui,
+    prompt,
+    model,
+  });
+  process.on('SIGINT', interrupt);
+  let result: AgentResult;
+  try {
+    await built.mcp?.ready();
+    const name = options.model ?? providers[provider].model ?? '';
+    io.stdout.write(`${s.bold('dsh run')} ${s.dim(`— ${provider}${name === '' ? '' : ` ${name}`}, in ${loaded.workspace}`)}\n`);
+    io.stdout.write(
+      `${s.dim('plugins:')} ${built.host
+        .plugins()
+        .map((p) => p.name)
+        .join(', ')}\n`,
+    );
+    for (const server of built.mcp?.servers() ?? []) {
+      if (server.state !== 'ready')
+        ui.line(s.yellow(`mcp: ${server.name} is ${server.state}${server.lastError ? `: ${server.lastError.message}` : ''}`));
+    }
+    if (terminal === undefined) ui.line(s.yellow('stdin is not a terminal: calls that need approval will be refused'));
+    io.stdout.write(`${s.dim('session log:')} ${logPath}\n\n`);
+    result = await runAgent({
+      host: built.host,
+      model,
+      system: systemPrompt(loaded.workspace, built.skills?.summary()),
+      messages: [{ role: 'user', text: options.task }],
+      maxTurns: options.maxTurns ?? 50,
+      signal: controller.signal,
+      onText: (delta) => ui.text(delta),
+    });
+  } finally {
+    process.off('SIGINT', interrupt);
+    ui.close();
+    await built.shutdown();
+  }
+  ui.line('');
+  const usage = result.usage === undefined ? '' : ` · ${usageText(result.usage)}`;
+  const turns = `${result.turns} turn${result.turns === 1 ? '' : 's'}`;
+  if (result.stop === 'end') io.stdout.write(`${s.green('✔')} done · ${turns}${usage}\n`);
+  else
+    io.stdout.write(
+      `${s.red('✘')} stopped: ${result.stop}${result.error ? ` (${result.error.code}: ${result.error.message})` : ''} · ${turns}${usage}\n`,
+    );
+  io.stdout.write(`${s.dim('Session log:')} ${logPath}\n${s.dim('Read it:')} dsh log ${logPath}\n`);
+  return result.stop === 'end' ? ExitCode.OK : ExitCode.AGENT_STOPPED;
+}
+
+function checkProvider(given: string | undefined): Provider {
+  if (given === undefined) return 'deepseek';
+  if ((runProviders as readonly string[]).includes(given)) return given as Provider;
+  throw new CliError(CliErrorCode.USAGE, `run: --provider must be one of ${runProviders.join(', ')}, not "${given}"`);
+}
+
+async function connect(io: CliIo, provider: Provider, options: RunOptions): Promise<Model> {
+  try {
+    return await connectModel({
+      provider,
+      env: { ...io.env },
+      stream: true,
+      ...(options.model === undefined ? {} : { model: options.model }),
+      ...(options.baseUrl === undefined ? {} : { baseURL: options.baseUrl }),
+    });
+  } catch (error) {
+    const code = DshError.isInstance(error) ? `${error.code}: ` : '';
+    throw new CliError(CliErrorCode.MODEL_UNAVAILABLE, `run: ${code}${messageOf(error).replace(/^connectModel: /, '')}`, { cause: error });
+  }
+}
+
+/** `~/.dsh/sessions/<UTC time>-<random>.jsonl`: one file per run, sortable by time. */
+function defaultLogPath(env: NodeJS.ProcessEnv): string {
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-').replace(/Z$/, '');
+  return join(env.HOME ?? homedir(), '.dsh', 'sessions', `${stamp}-${randomBytes(3).toString('hex')}.jsonl`);
+}
+
+function usageText(usage: NonNullable<AgentResult['usage']>): string {
+  const u = usage as { inputTokens?: number; outputTokens?: number };
+  return `${u.inputTokens ?? 0} tokens in, ${u.outputTokens ?? 0} out`;
+}

@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { describeEvent } from './describe-event.js';
+import { type LoggedEvent, parentOfId, viewOf } from './session-view.js';
+
+let seq = 0;
+const ev = (type: string, call: string | undefined, data: unknown): LoggedEvent => {
+  seq += 1;
+  return {
+    seq,
+    at: `2026-01-01T00:00:${String(seq).padStart(2, '0')}.000Z`,
+    session: 's',
+    type,
+    ...(call === undefined ? {} : { call }),
+    data,
+  };
+};
+const call = (id: string, name = 'read', parent?: string): LoggedEvent =>
+  ev('tool/call', id, { name, args: {}, ...(parent ? { parent } : {}) });
+const result = (id: string): LoggedEvent =>
+  ev('tool/result', id, { name: 'read', outcome: { status: 'ok', stage: 'execute', output: {} } });
+
+describe('viewOf', () => {
+  it('groups overlapping calls into one step, starts a new one when none is open, and ends one at its context message', () => {
+    const view = viewOf([
+      ev('permissions/problem', undefined, { code: 'X', message: 'early' }),
+      call('a'),
+      call('b'),
+      result('a'),
+      result('b'),
+      call('c'),
+      result('c'),
+      ev('context/message', undefined, { text: 'note', parts: [] }),
+      call('d'),
+      result('d'),
+    ]);
+    expect(view.preamble.map((e) => e.type)).toEqual(['permissions/problem']);
+    expect(view.steps.map((s) => s.calls.map((c) => c.id))).toEqual([['a', 'b'], ['c'], ['d']]);
+    expect(view.steps[1]?.notes.map((n) => n.type)).toEqual(['context/message']);
+  });
+
+  it('puts sub-calls under their parent, by the tool/call parent or by the id’s shape, nested as deep as they go', () => {
+    const view = viewOf([
+      call('p', 'run_code'),
+      call('p:code:0', 'task'),
+      call('p:code:0:agent:0', 'read'),
+      result('p:code:0:agent:0'),
+      result('p:code:0'),
+      call('odd-id', 'read', 'p'),
+      result('odd-id'),
+      result('p'),
+    ]);
+    expect(view.steps).toHaveLength(1);
+    const p = view.steps[0]?.calls[0];
+    expect(p?.children.map((c) => c.id)).toEqual(['p:code:0', 'odd-id']);
+    expect(p?.children[0]?.children.map((c) => c.id)).toEqual(['p:code:0:agent:0']);
+    expect(parentOfId('x:agent:12')).toBe('x');
+    expect(parentOfId('x:other:1')).toBeUndefined();
+  });
+
+  it('starts a step at each model turn and keeps the turn’s calls together even when they ran one after another', () => {
+    const view = viewOf([
+      ev('agent/turn', undefined, { turn: 1, stop: 'tool-use', text: 'reading', calls: [] }),
+      call('a'),
+      result('a'),
+      call('b'),
+      result('b'),
+      ev('agent/turn', undefined, { turn: 2, stop: 'end', text: 'done', calls: [] }),
+    ]);
+    expect(view.steps.map((s) => [s.turn?.type, s.calls.map((c) => c.id)])).toEqual([
+      ['agent/turn', ['a', 'b']],
+      ['agent/turn', []],
+    ]);
+  });
+
+  it('keeps events of calls it never saw start, and results it cannot read, without throwing', () => {
+    const view = viewOf([call('a'), ev('tool/result', 'a', { outcome: 'weird' }), ev('tool/result', 'ghost', { x: 1 })]);
+    const a = view.calls.get('a');
+    expect(a?.outcome).toBeUndefined();
+    expect(a?.result).toEqual({ outcome: 'weird' });
+    expect(view.steps[0]?.notes.map((n) => n.call)).toEqual(['ghost']);
+  });
+});
+
+describe('describeEvent', () => {
+  it('says known events in words and shows unknown ones, or known ones with other fields, raw', () => {
+    expect(describeEvent(ev('approval/answer', 'a', { answer: 'allowed', source: 'remembered', elapsedMs: 3, grant: 'g-1' }))).toEqual({
+      text: 'approval answered allowed by a remembered grant after 3 ms (grant g-1)',
+      raw: false,
+    });
+    expect(describeEvent(ev('mcp/connected', undefined, { server: 'github' }))).toEqual({
+      text: 'mcp/connected {"server":"github"}',
+      raw: true,
+    });
+    expect(describeEvent(ev('approval/answer', 'a', { verdict: 1 })).raw).toBe(true);
+    for (const data of [null, [], 'text', 42, { by: 'not-a-list', decision: 7 }]) {
+      for (const type of ['permissions/decision', 'hook/result', 'todo/write', 'tool/result', 'agent/turn']) {
+        expect(() => describeEvent(ev(type, 'a', data))).not.toThrow();
+      }
+    }
+    expect(describeEvent(ev('future/x', undefined, { long: 'y'.repeat(50) }), 20).text).toBe(`future/x {"long":"${'y'.repeat(10)}…`);
+  });
+});

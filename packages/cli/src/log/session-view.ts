@@ -1,0 +1,155 @@
+import { type AnySessionEvent, type Outcome, outcomeSchema } from '@deepseek-ai/dsh-core';
+
+/** Any event as read from a log, of a type this version knows or not. */
+export type LoggedEvent =
+  | AnySessionEvent
+  | {
+      readonly seq: number;
+      readonly at: string;
+      readonly session: string;
+      readonly type: string;
+      readonly call?: string;
+      readonly token?: string;
+      readonly data: unknown;
+    };
+
+/** One call of the log with everything logged about it, and its sub-calls. */
+export interface CallView {
+  readonly id: string;
+  readonly name: string;
+  /** The arguments as the model sent them (JSON text or an object), from `tool/call`. */
+  readonly args: unknown;
+  /** The outer call, for a sub-call (`run_code`'s `<parent>:code:<n>`, a subagent's `<parent>:agent:<n>`). */
+  readonly parent: string | undefined;
+  /** When `tool/call` was logged. */
+  readonly startedAt: string;
+  /** When `tool/result` was logged; undefined when the log has none, or only the one `loadSessionLog` made up. */
+  endedAt: string | undefined;
+  /** The outcome from `tool/result`, when it has one this version can read. */
+  outcome: Outcome | undefined;
+  /** `tool/result`'s data as logged, even when its outcome cannot be read. */
+  result: Readonly<Record<string, unknown>> | undefined;
+  /** True when the result was made up by `loadSessionLog`: the log ends before the call's result. */
+  synthetic: boolean;
+  /** Every event tied to this call, in log order (not its sub-calls'). */
+  readonly events: LoggedEvent[];
+  readonly children: CallView[];
+}
+
+/** The calls of one step (calls that ran together), with what the step logged besides them. */
+export interface StepView {
+  /** From 1. */
+  readonly index: number;
+  /** The `agent/turn` event that asked for these calls, when the log has one. */
+  turn: LoggedEvent | undefined;
+  readonly calls: CallView[];
+  /** Events of no call logged during or right after the step: `context/message`, plugin notes, unknown types. */
+  readonly notes: LoggedEvent[];
+}
+
+/** A session log arranged for reading: steps, calls, sub-calls. */
+export interface SessionView {
+  readonly session: string | undefined;
+  readonly steps: readonly StepView[];
+  /** Events before the first step that belong to no call (a plugin's configuration problem, say). */
+  readonly preamble: readonly LoggedEvent[];
+  /** Every call by id, sub-calls included. */
+  readonly calls: ReadonlyMap<string, CallView>;
+}
+
+const nested = /^(.+):(code|agent):\d+$/;
+
+/** The outer call of a sub-call id (`a:code:0` → `a`), when it has that shape. */
+export function parentOfId(id: string): string | undefined {
+  return nested.exec(id)?.[1];
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * Arranges events into steps and calls. The log has no step marker, so a
+ * step is the top-level calls that were running together: a new one starts
+ * with a call logged while none is open, after a `context/message` (which
+ * ends a step), and at an `agent/turn` (a subagent's turn goes with its
+ * parent call instead). Sub-calls go under their parent,
+ * by the `parent` of their `tool/call` or the shape of their id. Nothing
+ * here throws on an event it does not know: it is kept, in order.
+ */
+export function viewOf(events: readonly LoggedEvent[]): SessionView {
+  const calls = new Map<string, CallView>();
+  const steps: StepView[] = [];
+  const preamble: LoggedEvent[] = [];
+  const open = new Set<string>();
+  let current: StepView | undefined;
+  let closed = true;
+  const newStep = (turn: LoggedEvent | undefined): StepView => {
+    current = { index: steps.length + 1, turn, calls: [], notes: [] };
+    steps.push(current);
+    closed = false;
+    return current;
+  };
+  for (const event of events) {
+    if (event.type === 'agent/turn' && (!isRecord(event.data) || event.data.parent === undefined)) {
+      newStep(event);
+      continue;
+    }
+    if (event.type === 'tool/call' && event.call !== undefined && isRecord(event.data)) {
+      const data = event.data;
+      const parentId = typeof data.parent === 'string' ? data.parent : parentOfId(event.call);
+      const parent = parentId === undefined ? undefined : calls.get(parentId);
+      const view: CallView = {
+        id: event.call,
+        name: typeof data.name === 'string' ? data.name : '?',
+        args: data.args,
+        parent: parent?.id,
+        startedAt: event.at,
+        endedAt: undefined,
+        outcome: undefined,
+        result: undefined,
+        synthetic: false,
+        events: [event],
+        children: [],
+      };
+      calls.set(event.call, view);
+      if (parent !== undefined) {
+        parent.children.push(view);
+        continue;
+      }
+      const step =
+        current !== undefined && !closed && (open.size > 0 || current.calls.length === 0 || current.turn !== undefined)
+          ? current
+          : newStep(undefined);
+      step.calls.push(view);
+      open.add(view.id);
+      continue;
+    }
+    // A subagent's `agent/turn` names no call but its `parent`: it belongs with the task call it ran under.
+    const parentOfTurn = isRecord(event.data) && typeof event.data.parent === 'string' ? event.data.parent : undefined;
+    const owner = calls.get(event.call ?? parentOfTurn ?? '');
+    if (owner === undefined) {
+      if (current === undefined) preamble.push(event);
+      else current.notes.push(event);
+      if (event.type === 'context/message') closed = true;
+      continue;
+    }
+    owner.events.push(event);
+    if (event.type === 'tool/result' && isRecord(event.data)) {
+      owner.result = event.data;
+      owner.synthetic = event.data.synthetic === true;
+      // loadSessionLog stamps a made-up result with the time it read the log: no end time to show.
+      owner.endedAt = owner.synthetic ? undefined : event.at;
+      const parsed = outcomeSchema.safeParse(event.data.outcome);
+      owner.outcome = parsed.success ? (parsed.data as Outcome) : undefined;
+      open.delete(owner.id);
+      // A step whose calls all finished stays open for its context message; the next top-level call starts a new one.
+    }
+  }
+  return { session: events[0]?.session, steps, preamble, calls };
+}
+
+/** Milliseconds between two logged timestamps; undefined when either is missing or unreadable. */
+export function elapsedMs(from: string | undefined, to: string | undefined): number | undefined {
+  if (from === undefined || to === undefined) return undefined;
+  const ms = Date.parse(to) - Date.parse(from);
+  return Number.isFinite(ms) ? ms : undefined;
+}

@@ -1,0 +1,165 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+// The agent package's fake Chat Completions server: real HTTP on 127.0.0.1, checking every request it gets.
+import type { FakeServer } from '../../agent/dist/testing/fake-http.js';
+import { startOpenAIChatServer } from '../../agent/dist/testing/openai-chat-server.js';
+import { binPath, put, runDsh, scratchDir } from './fixtures/run-dsh.js';
+
+const hasTmux = spawnSync('tmux', ['-V']).status === 0;
+const inCi = process.env.CI !== undefined && process.env.CI !== '' && process.env.CI !== 'false';
+if (!hasTmux && !inCi) console.warn('run.test.ts: tmux is not installed: the terminal test of dsh run is skipped (apt-get install tmux)');
+
+const servers: FakeServer[] = [];
+afterEach(async () => {
+  for (const s of servers.splice(0)) await s.close();
+});
+
+/** The scripted model: asks for a command that needs approval, then answers. */
+async function model(): Promise<FakeServer> {
+  const server = await startOpenAIChatServer([
+    {
+      text: 'I will write the file.',
+      calls: [{ id: 'call_write', name: 'bash', args: '{"command":"echo approved > out.txt"}' }],
+    },
+    { text: 'All done: out.txt is written.' },
+  ]);
+  servers.push(server);
+  return server;
+}
+
+function project(): { root: string; home: string; log: string } {
+  const root = scratchDir();
+  const home = scratchDir();
+  put(root, 'README.md', '# A project\n');
+  return { root, home, log: join(home, 'session.jsonl') };
+}
+
+/** Polls until `check` gives a value; the bound only ends a broken run, it is never a verdict on speed. */
+async function waitFor<T>(what: string, check: () => T | undefined, screen: () => string): Promise<T> {
+  const until = Date.now() + 120_000;
+  for (;;) {
+    const value = check();
+    if (value !== undefined) return value;
+    if (Date.now() > until) throw new Error(`never saw ${what}; the screen:\n${screen()}`);
+    await new Promise((done) => setTimeout(done, 100));
+  }
+}
+
+function screenOf(socket: string): string {
+  return execFileSync('tmux', ['-L', socket, 'capture-pane', '-p', '-J', '-S', '-500', '-t', 'run'], { encoding: 'utf8' });
+}
+
+/** Waits until the pane shows text matching `pattern`, and gives the whole screen. */
+function waitForScreen(socket: string, pattern: RegExp): Promise<string> {
+  return waitFor(
+    String(pattern),
+    () => {
+      const screen = screenOf(socket);
+      return pattern.test(screen) ? screen : undefined;
+    },
+    () => screenOf(socket),
+  );
+}
+
+describe('dsh run', () => {
+  it.skipIf(!hasTmux && !inCi)('asks for approval in a real terminal, runs the approved call and shows its card', async () => {
+    const server = await model();
+    const { root, home, log } = project();
+    const socket = `dsh-run-test-${process.pid}-${Date.now()}`;
+    const done = join(home, 'exit-code');
+    const command = [
+      `cd ${JSON.stringify(root)}`,
+      `HOME=${JSON.stringify(home)} DEEPSEEK_API_KEY=test-key ${JSON.stringify(process.execPath)} ${JSON.stringify(binPath)} run "write out.txt" --base-url ${server.url} --log ${JSON.stringify(log)}`,
+      `echo $? > ${JSON.stringify(done)}`,
+      'sleep 600',
+    ].join('; ');
+    execFileSync('tmux', ['-L', socket, '-f', '/dev/null', 'new-session', '-d', '-s', 'run', '-x', '200', '-y', '60', command]);
+    try {
+      // The question's own prompt: readline is reading the terminal from then on.
+      const asked = await waitForScreen(socket, /\[n\] no\n +>/);
+      expect(asked).toContain('wants to run bash {"command":"echo approved > out.txt"}');
+      expect(existsSync(join(root, 'out.txt'))).toBe(false);
+      execFileSync('tmux', ['-L', socket, 'send-keys', '-t', 'run', 'y', 'Enter']);
+      // The exit code is written once dsh has exited: everything it printed is on the screen by then.
+      const code = await waitFor(
+        'dsh exit',
+        () => (existsSync(done) ? readFileSync(done, 'utf8').trim() || undefined : undefined),
+        () => screenOf(socket),
+      );
+      expect(code).toBe('0');
+      const screen = screenOf(socket);
+      expect(screen).toContain('→ yes, once');
+      expect(screen).toMatch(/✔ bash \[call_write\] ok/);
+      expect(screen).toContain('All done: out.txt is written.');
+      expect(screen).toContain('✔ done · 2 turns');
+      expect(screen).toContain(`Session log: ${log}`);
+    } finally {
+      spawnSync('tmux', ['-L', socket, 'kill-server']);
+    }
+    expect(readFileSync(join(root, 'out.txt'), 'utf8')).toBe('approved\n');
+    expect(server.problems).toEqual([]);
+    // The log holds the conversation beside the calls, and dsh log reads it.
+    const types = readFileSync(log, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => (JSON.parse(l) as { type: string }).type);
+    expect(types).toEqual(expect.arrayContaining(['agent/turn', 'tool/call', 'approval/request', 'approval/answer', 'tool/result']));
+    const read = await runDsh(['log', log], { cwd: root, home });
+    expect(read.code).toBe(0);
+    expect(read.stdout).toContain('echo approved > out.txt');
+  });
+
+  it('refuses approvals when stdin is not a terminal, with a reason the model reads, and finishes', async () => {
+    const server = await model();
+    const { root, home, log } = project();
+    const run = await runDsh(['run', 'write out.txt', '--base-url', server.url, '--log', log], {
+      cwd: root,
+      home,
+      env: { DEEPSEEK_API_KEY: 'test-key' },
+    });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('stdin is not a terminal: calls that need approval will be refused');
+    expect(run.stdout).toMatch(/✘ bash \[call_write\] denied APPROVAL_REJECTED/);
+    expect(run.stdout).toContain('no terminal to ask');
+    expect(existsSync(join(root, 'out.txt'))).toBe(false);
+    // The model was told why: the tool message of its call carries the refusal.
+    const second = JSON.stringify(server.requests[1]?.body);
+    expect(second).toContain('no terminal to ask');
+    expect(server.problems).toEqual([]);
+  });
+
+  it('says which variable to set when there is no API key, and checks its arguments', async () => {
+    const { root, home } = project();
+    const env = { DEEPSEEK_API_KEY: '', OPENAI_API_KEY: '' };
+    const noKey = await runDsh(['run', 'anything'], { cwd: root, home, env });
+    expect(noKey.code).toBe(3);
+    expect(noKey.stderr).toContain('MODEL_UNAVAILABLE');
+    expect(noKey.stderr).toContain('DEEPSEEK_API_KEY');
+    const noModel = await runDsh(['run', 'anything', '--provider', 'openai'], { cwd: root, home, env: { OPENAI_API_KEY: 'k' } });
+    expect(noModel.code).toBe(3);
+    expect(noModel.stderr).toContain('model');
+    const badProvider = await runDsh(['run', 'anything', '--provider', 'mistral'], { cwd: root, home, env });
+    expect(badProvider.code).toBe(2);
+    expect(badProvider.stderr).toContain('--provider must be one of deepseek, openai');
+    const noTask = await runDsh(['run'], { cwd: root, home, env });
+    expect(noTask.code).toBe(2);
+    expect(noTask.stderr).toContain('what should the agent do?');
+  });
+
+  it('exits 5 when the agent stops before finishing: a failing model request', async () => {
+    const server = await startOpenAIChatServer([]);
+    servers.push(server);
+    const { root, home, log } = project();
+    const run = await runDsh(['run', 'anything', '--base-url', server.url, '--log', log], {
+      cwd: root,
+      home,
+      env: { DEEPSEEK_API_KEY: 'test-key' },
+    });
+    expect(run.code).toBe(5);
+    expect(run.stdout).toContain('stopped: model-error');
+    expect(run.stdout).toContain(`Session log: ${log}`);
+  });
+});

@@ -1,0 +1,54 @@
+import type { ProgramEnd } from './run-report.js';
+
+/** What the guest's bootstrap is told for one run. */
+export interface GuestConfig {
+  readonly names: readonly string[];
+  readonly maxArgsChars: number;
+  readonly maxLogChars: number;
+  readonly maxResultChars: number;
+  readonly maxErrorChars: number;
+  readonly maxCalls: number;
+}
+
+/** One answer for the guest: the call's index, whether it succeeded, and the JSON text. */
+export type AnswerItem = readonly [index: number, ok: boolean, text: string];
+
+/** Messages from the host to a guest worker. */
+export type HostMessage =
+  /** Build the next QuickJS instance ahead, with this memory cap; the worker says `ready`. */
+  | { readonly t: 'prepare'; readonly memoryLimitBytes: number }
+  /** Run a program in the prepared instance; the worker answers with a `report`. */
+  | { readonly t: 'start'; readonly code: string; readonly config: GuestConfig }
+  /** Tool answers to deliver; the worker answers with a `report`. */
+  | { readonly t: 'answers'; readonly items: readonly AnswerItem[] }
+  /** The run is over: drop its instance, build the next one, then say `ready`. */
+  | { readonly t: 'end'; readonly memoryLimitBytes: number };
+
+/**
+ * How the guest ended, as the worker saw it. `interrupted` means the host's
+ * stop flag cut it: the host knows why it raised the flag.
+ */
+export type GuestEnd = Exclude<ProgramEnd, { kind: 'timeout' | 'stalled' | 'aborted' | 'data-limit' }> | { readonly kind: 'interrupted' };
+
+/** What the worker reports after each message from the host that entered the guest. */
+export interface GuestReport {
+  readonly t: 'report';
+  /** Calls the program made while it ran, as the bootstrap's outbox text. */
+  readonly outbox: string;
+  /** How the guest ended, when it did in this entry. */
+  readonly end?: GuestEnd;
+  /** Calls made after the program had reported its end. */
+  readonly afterEnd?: string;
+  /** Console lines dropped so far, once the log was full. */
+  readonly dropped: number;
+}
+
+/** Messages from a guest worker to the host. */
+export type WorkerMessage =
+  /** The worker's OS thread id (Linux), read from `/proc/thread-self`, for the host to read its CPU time. */
+  | { readonly t: 'hello'; readonly tid: number | undefined }
+  /** An instance with this memory cap is ready for the next run, or could not be built. */
+  | { readonly t: 'ready'; readonly memoryLimitBytes: number; readonly failure?: string }
+  /** A console line the log keeps, sent as it is written so that it survives a forced stop. */
+  | { readonly t: 'log'; readonly line: string }
+  | GuestReport;

@@ -1,0 +1,183 @@
+import { GuestBridge, type GuestDone } from './guest-bridge.js';
+import type { AnswerItem, GuestConfig, GuestEnd, GuestReport } from './guest-protocol.js';
+import { errorMessage as messageOf, parseGuestJson } from './guest-text.js';
+import { LogBuffer } from './log-buffer.js';
+import { compileProgram } from './program-compile.js';
+import { memoryExhausted, type Sandbox } from './sandbox.js';
+
+/**
+ * One run's guest, inside the worker thread: a fresh sandbox, the bridge to
+ * it, and how the program ended. Each message from the host enters the
+ * interpreter once (start, or deliver answers and run the jobs that follow)
+ * and ends with a report of the calls the program made. The host stops a
+ * run by raising the shared stop flag, which the interrupt handler reads;
+ * when even that is too slow (one long BigInt operation), it terminates
+ * the whole worker.
+ */
+export class GuestSession {
+  readonly #sandbox: Sandbox;
+  readonly #stop: Int32Array;
+  readonly #bridge: GuestBridge;
+  readonly #logs: LogBuffer;
+  readonly #config: GuestConfig;
+  #end: GuestEnd | undefined;
+  /** Calls made before the guest reported its end, handed over with the end. */
+  #outboxAtEnd: string | undefined;
+  #dropped = 0;
+  /** While the host collects calls, trusted bootstrap code with no loop runs: the interrupt must not cut it. */
+  #collecting = false;
+
+  constructor(sandbox: Sandbox, stop: Int32Array, config: GuestConfig, sendLog: (line: string) => void) {
+    this.#sandbox = sandbox;
+    this.#stop = stop;
+    this.#config = config;
+    this.#logs = new LogBuffer(config.maxLogChars);
+    const limits = { maxLogChars: config.maxLogChars, maxResultChars: config.maxResultChars, maxErrorChars: config.maxErrorChars };
+    this.#bridge = new GuestBridge(sandbox, limits, {
+      log: (line) => {
+        if (this.#logs.full) {
+          this.#dropped += 1;
+          return true;
+        }
+        sendLog(line);
+        return this.#logs.append(line);
+      },
+      done: (report) => this.#onDone(report),
+    });
+    sandbox.runtime.setInterruptHandler(() => this.#interrupt());
+  }
+
+  /** Installs the bootstrap, compiles the program and runs it to its first wait. */
+  async start(code: string): Promise<GuestReport> {
+    const bridge = this.#bridge;
+    const installed = this.#enter(() => {
+      bridge.install(this.#config);
+      return true;
+    });
+    if (installed !== undefined) {
+      const failure = await compileProgram(code, (source) =>
+        this.#end === undefined ? this.#enter(() => bridge.compile(source)) : undefined,
+      );
+      if (failure !== undefined) this.#halt(failure as GuestEnd);
+      if (this.#end === undefined) this.#enter(() => bridge.start());
+    }
+    this.#runJobs();
+    return this.#afterEntry();
+  }
+
+  /** Delivers answers and runs the jobs that follow. */
+  answer(items: readonly AnswerItem[]): GuestReport {
+    const bridge = this.#bridge;
+    if (this.#end === undefined) {
+      this.#enter(() => {
+        // An answer can run program code (a getter of `then` on Object.prototype), which may end the run.
+        for (const [index, ok, text] of items) {
+          if (this.#end !== undefined) break;
+          bridge.deliver(index, ok, text);
+        }
+        return true;
+      });
+    }
+    this.#runJobs();
+    return this.#afterEntry();
+  }
+
+  /** Drops the instance; after an engine failure it is only left to the collector. */
+  dispose(): void {
+    const kind = this.#end?.kind;
+    if (kind === 'crashed' || kind === 'out-of-memory') return;
+    try {
+      this.#bridge.dispose();
+      this.#sandbox.context.dispose();
+      this.#sandbox.runtime.dispose();
+    } catch {
+      // A leak check failing inside QuickJS changes nothing: the whole instance goes with this run.
+    }
+  }
+
+  #runJobs(): void {
+    if (this.#end !== undefined) return;
+    const failed = this.#enter(() => this.#bridge.runJobs() ?? '');
+    if (failed !== undefined && failed !== '') this.#halt(this.#failureOf(failed));
+  }
+
+  /**
+   * The report of an entry: the calls made in it (before the end, when the
+   * program reported one), and those made after the program's end.
+   */
+  #afterEntry(): GuestReport {
+    const end = this.#end;
+    const readable = end === undefined || (end.kind !== 'crashed' && end.kind !== 'out-of-memory');
+    const collected = readable ? this.#collect() : '';
+    if (end === undefined) return { t: 'report', outbox: collected, dropped: this.#dropped };
+    const atEnd = this.#outboxAtEnd;
+    if (atEnd === undefined) return { t: 'report', outbox: collected, end, dropped: this.#dropped };
+    return { t: 'report', outbox: atEnd, end, afterEnd: collected, dropped: this.#dropped };
+  }
+
+  /** Takes the calls the program made since the last collection. */
+  #collect(): string {
+    this.#collecting = true;
+    try {
+      return this.#enter(() => this.#bridge.collect()) ?? '';
+    } finally {
+      this.#collecting = false;
+    }
+  }
+
+  #onDone(report: GuestDone): void {
+    if (this.#end !== undefined) return;
+    this.#outboxAtEnd = report.outbox;
+    this.#dropped += report.droppedLines !== undefined && Number.isSafeInteger(report.droppedLines) ? report.droppedLines : 0;
+    const { kind, text } = report;
+    if (kind === 'ok') this.#halt({ kind: 'done', text, totalChars: Math.max(report.totalChars ?? text.length, text.length) });
+    else if (kind === 'not-json') this.#halt({ kind: 'not-json', error: text });
+    else if (this.#ranOutOfMemory(text)) this.#halt({ kind: 'out-of-memory' });
+    else this.#halt({ kind: 'threw', error: text });
+  }
+
+  /** QuickJS throws `null` when it cannot even allocate the error: with memory at its cap, that is running out of it. */
+  #ranOutOfMemory(errorJson: string): boolean {
+    const error = parseGuestJson(errorJson) as { name?: unknown; message?: unknown } | undefined;
+    if (error?.name === 'InternalError' && error.message === 'out of memory') return true;
+    return error?.name === 'Thrown value' && error.message === 'null' && memoryExhausted(this.#sandbox);
+  }
+
+  #failureOf(message: string): GuestEnd {
+    if (message.includes('out of memory') || memoryExhausted(this.#sandbox)) return { kind: 'out-of-memory' };
+    if (message === 'interrupted') return { kind: 'interrupted' };
+    return { kind: 'threw', error: JSON.stringify({ name: 'InternalError', message }) };
+  }
+
+  /** Runs `fn` inside the interpreter; a host-level failure (an interrupt, the memory cap, a crash) ends the run. */
+  #enter<T>(fn: () => T): T | undefined {
+    try {
+      return fn();
+    } catch (error) {
+      this.#halt(this.#failureOrCrash(error));
+      return undefined;
+    }
+  }
+
+  #failureOrCrash(error: unknown): GuestEnd {
+    const message = messageOf(error);
+    // unwrapResult throws the guest error dumped to a host Error: interrupts and OOM come this way.
+    if (message === 'interrupted' || message.includes('out of memory')) return this.#failureOf(message);
+    if (memoryExhausted(this.#sandbox)) return { kind: 'out-of-memory' };
+    return { kind: 'crashed', message, printed: this.#sandbox.printed.join('\n') };
+  }
+
+  #interrupt(): boolean {
+    if (this.#collecting) return false;
+    // Once the program has ended, whatever it left running stops at the next check.
+    if (this.#end !== undefined) return true;
+    if (Atomics.load(this.#stop, 0) === 0) return false;
+    // Decided here: an async function turns the interrupt into a rejection the guest would report as a throw.
+    this.#halt({ kind: 'interrupted' });
+    return true;
+  }
+
+  #halt(end: GuestEnd): void {
+    if (this.#end === undefined) this.#end = end;
+  }
+}

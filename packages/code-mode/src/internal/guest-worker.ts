@@ -1,0 +1,96 @@
+import { readlinkSync } from 'node:fs';
+import { parentPort, workerData } from 'node:worker_threads';
+import type { GuestReport, HostMessage, WorkerMessage } from './guest-protocol.js';
+import { GuestSession } from './guest-session.js';
+import { errorMessage as messageOf } from './guest-text.js';
+import { createSandbox, type Sandbox } from './sandbox.js';
+
+// The entry of a guest worker thread. It holds one QuickJS instance made ahead for the next run, runs
+// one program at a time, and answers each host message that enters the guest with one report. The host
+// can stop it at any instant: the stop flag for the interrupt handler, or `worker.terminate()`.
+
+const port = parentPort;
+if (port === null) throw new Error('guest-worker runs only as a worker thread');
+const stop = new Int32Array((workerData as { stop: SharedArrayBuffer }).stop);
+const send = (message: WorkerMessage): void => port.postMessage(message);
+
+let prepared: { memoryLimitBytes: number; sandbox: Promise<Sandbox> } | undefined;
+let session: GuestSession | undefined;
+
+// The TypeScript stripper is loaded with the first instance, before the worker says it is ready: loaded
+// during a run, its ~60 ms would count against that run's CPU budget.
+let stripper: Promise<unknown> | undefined;
+
+/** Builds the next instance and tells the host when it is ready (or why it is not). */
+function prepare(memoryLimitBytes: number): void {
+  const sandbox = createSandbox(memoryLimitBytes);
+  prepared = { memoryLimitBytes, sandbox };
+  stripper ??= import('sucrase').catch(() => undefined);
+  Promise.all([sandbox, stripper]).then(
+    () => send({ t: 'ready', memoryLimitBytes }),
+    (error: unknown) => {
+      prepared = undefined;
+      send({ t: 'ready', memoryLimitBytes, failure: messageOf(error) });
+    },
+  );
+}
+
+async function start(code: string, config: Extract<HostMessage, { t: 'start' }>['config']): Promise<GuestReport> {
+  const ready = prepared;
+  prepared = undefined;
+  let sandbox: Sandbox;
+  try {
+    if (ready === undefined) throw new Error('no instance was prepared for this run');
+    sandbox = await ready.sandbox;
+  } catch (error) {
+    return { t: 'report', outbox: '', end: { kind: 'crashed', message: messageOf(error) }, dropped: 0 };
+  }
+  session = new GuestSession(sandbox, stop, config, (line) => send({ t: 'log', line }));
+  return session.start(code);
+}
+
+// Messages are handled one at a time, in order: a start (which may await the TypeScript stripper) is
+// finished before the answers that follow it are delivered.
+let queue: Promise<void> = Promise.resolve();
+port.on('message', (message: HostMessage) => {
+  queue = queue
+    .then(() => handle(message))
+    .catch((error: unknown) => {
+      send({ t: 'report', outbox: '', end: { kind: 'crashed', message: messageOf(error) }, dropped: 0 });
+    });
+});
+
+async function handle(message: HostMessage): Promise<void> {
+  switch (message.t) {
+    case 'prepare':
+      prepare(message.memoryLimitBytes);
+      return;
+    case 'start':
+      send(await start(message.code, message.config));
+      return;
+    case 'answers':
+      send(
+        session === undefined
+          ? { t: 'report', outbox: '', end: { kind: 'crashed', message: 'answers came for no run' }, dropped: 0 }
+          : session.answer(message.items),
+      );
+      return;
+    case 'end':
+      session?.dispose();
+      session = undefined;
+      prepare(message.memoryLimitBytes);
+      return;
+  }
+}
+
+/** This thread's id as the kernel knows it (Linux), so the host can read its CPU time from /proc. */
+function threadId(): number | undefined {
+  try {
+    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    return Number.isSafeInteger(tid) && tid > 0 ? tid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+send({ t: 'hello', tid: threadId() });

@@ -1,0 +1,188 @@
+import { existsSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
+import type { HostMessage, WorkerMessage } from './guest-protocol.js';
+import { errorMessage } from './guest-text.js';
+import { type ThreadClock, threadClock } from './thread-clock.js';
+
+/** Where the worker entry is: beside this file in `dist`; from the sources (tests), the built copy. */
+function workerUrl(): URL {
+  const here = new URL('./guest-worker.js', import.meta.url);
+  if (import.meta.url.endsWith('.js')) return here;
+  const built = new URL('../../dist/internal/guest-worker.js', import.meta.url);
+  if (!existsSync(built)) throw new Error('code-mode: dist/internal/guest-worker.js is missing; build the package first');
+  return built;
+}
+
+/** How a worker ended its life, as the run that held it sees it. */
+export interface WorkerExit {
+  readonly outOfMemory: boolean;
+  readonly message: string;
+}
+
+/** What a run listens to while it holds a worker. */
+export interface WorkerListener {
+  message(message: WorkerMessage): void;
+  exit(exit: WorkerExit): void;
+}
+
+/**
+ * One guest worker thread: the QuickJS engine runs there, so the host's
+ * event loop never waits on guest work. The host stops the guest softly
+ * with the shared stop flag (read by the interrupt handler) or at once with
+ * `terminate()`.
+ */
+export class GuestWorker {
+  readonly #worker: Worker;
+  readonly #stop: Int32Array;
+  readonly clock: Promise<ThreadClock>;
+  #listener: WorkerListener | undefined;
+  #ready: { memoryLimitBytes: number; promise: Promise<void>; settle: (failure?: string) => void } | undefined;
+  #exited: WorkerExit | undefined;
+  #failure: unknown;
+
+  constructor() {
+    const stop = new SharedArrayBuffer(4);
+    this.#stop = new Int32Array(stop);
+    this.#worker = new Worker(workerUrl(), { workerData: { stop } });
+    let hello: (tid: number | undefined) => void = () => undefined;
+    this.clock = new Promise((resolve) => {
+      hello = (tid) => resolve(threadClock(this.#worker, tid));
+    });
+    this.#worker.on('message', (message: WorkerMessage) => {
+      if (message.t === 'hello') hello(message.tid);
+      else if (message.t === 'ready') {
+        if (message.memoryLimitBytes === this.#ready?.memoryLimitBytes) this.#ready.settle(message.failure);
+      } else this.#listener?.message(message);
+    });
+    this.#worker.on('error', (error) => {
+      this.#failure = error;
+    });
+    this.#worker.on('exit', () => {
+      const code = (this.#failure as { code?: unknown } | undefined)?.code;
+      this.#exited = {
+        outOfMemory: code === 'ERR_WORKER_OUT_OF_MEMORY',
+        message: this.#failure === undefined ? 'the worker thread exited' : errorMessage(this.#failure),
+      };
+      hello(undefined);
+      this.#ready?.settle(this.#exited.message);
+      this.#listener?.exit(this.#exited);
+    });
+  }
+
+  /** True once the thread is gone. */
+  get exited(): boolean {
+    return this.#exited !== undefined;
+  }
+
+  /** Builds an instance with this memory cap ahead; `ready()` settles when it is built. */
+  prepare(memoryLimitBytes: number, message: HostMessage = { t: 'prepare', memoryLimitBytes }): void {
+    let settle: (failure?: string) => void = () => undefined;
+    const promise = new Promise<void>((resolve, reject) => {
+      settle = (failure) => (failure === undefined ? resolve() : reject(new Error(failure)));
+    });
+    promise.catch(() => undefined);
+    this.#ready = { memoryLimitBytes, promise, settle };
+    if (this.#exited === undefined) this.#worker.postMessage(message);
+    else settle(this.#exited.message);
+  }
+
+  /** The memory cap of the instance being prepared, if any. */
+  get preparedFor(): number | undefined {
+    return this.#ready?.memoryLimitBytes;
+  }
+
+  /** Settles once the prepared instance is built; rejects when it could not be, or the thread is gone. */
+  ready(): Promise<void> {
+    return this.#ready?.promise ?? Promise.reject(new Error('no instance is being prepared'));
+  }
+
+  /** Hands the worker to a run: its messages and its exit go to `listener`, and it keeps the process alive. */
+  attach(listener: WorkerListener): void {
+    this.#listener = listener;
+    Atomics.store(this.#stop, 0, 0);
+    this.#worker.ref();
+  }
+
+  /** Takes the worker back from its run. */
+  detach(): void {
+    this.#listener = undefined;
+    // An idle worker never keeps the process alive.
+    this.#worker.unref();
+  }
+
+  post(message: HostMessage): void {
+    if (this.#exited === undefined) this.#worker.postMessage(message);
+  }
+
+  /** Asks the guest to stop at its next interrupt check. */
+  requestStop(): void {
+    Atomics.store(this.#stop, 0, 1);
+  }
+
+  /** Stops the thread at once, wherever the guest is. */
+  terminate(): void {
+    this.#listener = undefined;
+    void this.#worker.terminate().catch(() => undefined);
+  }
+}
+
+/**
+ * The guest workers of this process: one spare kept ready, with a QuickJS
+ * instance already built, so a run starts without paying for a thread or an
+ * instance. A worker whose run ended cleanly builds a fresh instance and
+ * becomes the spare; a terminated one is replaced on the next idle turn.
+ * Every run gets a fresh QuickJS instance whatever worker it runs in.
+ */
+export class WorkerPool {
+  #spare: GuestWorker | undefined;
+
+  /** A worker with an instance of this memory cap ready; the caller owns it until `release`. */
+  async take(memoryLimitBytes: number): Promise<GuestWorker> {
+    const spare = this.#spare;
+    this.#spare = undefined;
+    if (spare !== undefined && !spare.exited) {
+      try {
+        return await this.#readied(spare, memoryLimitBytes);
+      } catch {
+        // A spare that died while idle: a fresh worker gets one chance below.
+      }
+    }
+    return this.#readied(new GuestWorker(), memoryLimitBytes);
+  }
+
+  async #readied(worker: GuestWorker, memoryLimitBytes: number): Promise<GuestWorker> {
+    if (worker.preparedFor !== memoryLimitBytes) worker.prepare(memoryLimitBytes);
+    try {
+      await worker.ready();
+      await worker.clock;
+    } catch (error) {
+      worker.terminate();
+      throw error;
+    }
+    return worker;
+  }
+
+  /** Gives a worker back after its run: kept as the spare when it is healthy and none is kept, else stopped. */
+  release(worker: GuestWorker, memoryLimitBytes: number, healthy: boolean): void {
+    worker.detach();
+    if (healthy && !worker.exited && this.#spare === undefined) {
+      worker.prepare(memoryLimitBytes, { t: 'end', memoryLimitBytes });
+      this.#spare = worker;
+      return;
+    }
+    worker.terminate();
+    if (this.#spare === undefined) setImmediate(() => this.refill(memoryLimitBytes));
+  }
+
+  /** Starts a spare when there is none. */
+  refill(memoryLimitBytes: number): void {
+    if (this.#spare !== undefined && !this.#spare.exited) return;
+    const worker = new GuestWorker();
+    worker.prepare(memoryLimitBytes);
+    worker.detach();
+    this.#spare = worker;
+  }
+}
+
+/** The process's guest workers, shared by every `codeMode` plugin (each run still gets a fresh instance). */
+export const guestWorkers = new WorkerPool();
