@@ -5,11 +5,14 @@
  * a command line into every command it runs, and gitignore-style path
  * patterns. Shared by `@deepseek-ai/dsh-permissions` (allow, deny and ask
  * rules) and `@deepseek-ai/dsh-hooks-bridge` (a hook's `if` condition), so a
- * rule means the same thing in both.
+ * rule means the same thing in both. Also the YAML front matter of Claude
+ * Code's Markdown files (skills, agent definitions), read one way by
+ * tool-skill and tool-subagent.
  *
  * @packageDocumentation
  */
 export { RulesError, RulesErrorCode } from './errors.js';
+export { type FrontMatter, parseFrontMatter } from './front-matter.js';
 export { realOrSelf } from './internal/patterns.js';
 export { checkRules, matchRule, type RuleCheck, RuleMatcher, type RuleTest, testRule } from './match.js';
 export { formatRule, kindOf, type PermissionRule, parseRule, type RuleList, type SpecifierKind } from './rule.js';

@@ -13,7 +13,6 @@ export { listBundledFiles } from './bundled-files.js';
 export { discoverSkills, type SkillCatalog } from './discovery.js';
 export { SkillErrorCode, type SkillProblem } from './errors.js';
 export { type ExternalNames, skillExternal } from './external.js';
-export { type FrontMatter, parseFrontMatter } from './front-matter.js';
 export { type DiscoverOptions, discoverOptionsSchema, type SkillRoot } from './options.js';
 export { type SkillPlugin, skillCatalog, skillsSummary, type ToolSkillOptions, toolSkill, toolSkillPluginName } from './plugin.js';
 export { maxDescriptionLength, parseSkill, type Skill, type SkillLocation } from './skill.js';

@@ -1,7 +1,7 @@
+import { parseFrontMatter } from '@deepseek-ai/dsh-rules';
 import type { AllowedTool } from './allowed-tools.js';
 import { compileAllowedTool, splitAllowedTools } from './allowed-tools.js';
 import { SkillErrorCode, type SkillProblem } from './errors.js';
-import { parseFrontMatter } from './front-matter.js';
 
 /** A discovered skill: its front matter fields, its instructions and its bundled files. */
 export interface Skill {

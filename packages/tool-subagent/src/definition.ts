@@ -1,5 +1,5 @@
+import { parseFrontMatter } from '@deepseek-ai/dsh-rules';
 import { SubagentErrorCode, type SubagentProblem } from './errors.js';
-import { parseFrontMatter } from './front-matter.js';
 
 /** A subagent type: who it is, what it may call, which model runs it, and its system prompt. */
 export interface SubagentDefinition {

@@ -1,6 +1,6 @@
 import { parseDocument } from 'yaml';
 
-/** A SKILL.md split into its YAML front matter (as plain data) and the Markdown after it. */
+/** A Claude Code Markdown file (a SKILL.md, an agent definition) split into its YAML front matter, as plain data, and the Markdown after it. */
 export type FrontMatter =
   | { readonly ok: true; readonly data: Readonly<Record<string, unknown>>; readonly body: string }
   | { readonly ok: false; readonly kind: 'missing' | 'yaml' | 'not-a-map'; readonly message: string };
@@ -9,7 +9,8 @@ export type FrontMatter =
 const block = /^---[ \t]*\r?\n(?:([\s\S]*?)\r?\n)?---[ \t]*(?:\r?\n|$)/;
 
 /**
- * Splits a SKILL.md into front matter and body. The YAML is parsed with
+ * Splits a Markdown file with YAML front matter (Claude Code's SKILL.md and
+ * `.claude/agents/*.md`) into front matter and body. The YAML is parsed with
  * duplicate keys refused and aliases bounded (a "billion laughs" document is
  * an error, not a hang); the front matter must be a mapping.
  */
@@ -31,7 +32,7 @@ export function parseFrontMatter(text: string): FrontMatter {
     return {
       ok: false,
       kind: 'yaml',
-      message: `the front matter is not valid YAML: ${oneLine((error as Error)?.message ?? String(error))}`,
+      message: `the front matter is not valid YAML: ${oneLine(error instanceof Error ? error.message : String(error))}`,
     };
   }
   if (data === null || data === undefined) data = {};
