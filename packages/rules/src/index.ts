@@ -19,3 +19,4 @@ export { formatRule, kindOf, type PermissionRule, parseRule, type RuleList, type
 export { type Coverage, coverage, namesTool, type RuleMatch, type RuleOrigin, RuleSet, type SourcedRule } from './rule-set.js';
 export { type CommandVia, RUNTIME_ARGUMENT, type ShellCommand, type SplitCommand, splitCommand } from './shell-split.js';
 export { type AnchorOptions, type Anchors, categoryOf, defaultAnchors, type RuleSubject, subjectOf, type ToolCategory } from './subject.js';
+export { splitToolList } from './tool-list.js';

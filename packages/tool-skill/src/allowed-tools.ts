@@ -1,4 +1,5 @@
 import type { AnyToolDefinition } from '@deepseek-ai/dsh-core';
+import { splitToolList } from '@deepseek-ai/dsh-rules';
 
 /** One `allowed-tools` entry, compiled: a tool name (or `*` glob) and what its specifier admits. */
 export interface AllowedTool {
@@ -11,32 +12,11 @@ export interface AllowedTool {
 
 /**
  * Splits an `allowed-tools` value: a string of entries separated by spaces
- * or commas outside parentheses (`Read Bash(git diff *)`), or a YAML list.
- * Returns `undefined` for any other type.
+ * or commas outside parentheses (`Read Bash(git diff *)`), or a YAML list
+ * (dsh-rules' `splitToolList`); absent means none. Returns `undefined` for any other type.
  */
 export function splitAllowedTools(value: unknown): string[] | undefined {
-  if (value === undefined || value === null) return [];
-  if (Array.isArray(value)) {
-    if (!value.every((v) => typeof v === 'string')) return undefined;
-    return value.flatMap((v: string) => splitEntries(v));
-  }
-  return typeof value === 'string' ? splitEntries(value) : undefined;
-}
-
-function splitEntries(text: string): string[] {
-  const out: string[] = [];
-  let depth = 0;
-  let current = '';
-  for (const ch of text) {
-    if (ch === '(') depth += 1;
-    if (ch === ')') depth = Math.max(0, depth - 1);
-    if (depth === 0 && (ch === ',' || /\s/.test(ch))) {
-      if (current !== '') out.push(current);
-      current = '';
-    } else current += ch;
-  }
-  if (current !== '') out.push(current);
-  return out;
+  return value === undefined || value === null ? [] : splitToolList(value);
 }
 
 const entryPattern = /^([A-Za-z0-9_*.-]+)(?:\(([\s\S]*)\))?$/;

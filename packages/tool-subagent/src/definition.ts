@@ -1,4 +1,4 @@
-import { parseFrontMatter } from '@deepseek-ai/dsh-rules';
+import { parseFrontMatter, splitToolList } from '@deepseek-ai/dsh-rules';
 import { SubagentErrorCode, type SubagentProblem } from './errors.js';
 
 /** A subagent type: who it is, what it may call, which model runs it, and its system prompt. */
@@ -111,8 +111,8 @@ function toolList(
 ): readonly string[] | undefined | false {
   if (value === undefined || value === null) return undefined;
   let raw: string[];
-  if (typeof value === 'string') raw = splitEntries(value);
-  else if (Array.isArray(value) && value.every((v) => typeof v === 'string')) raw = value.flatMap((v: string) => splitEntries(v));
+  const split = splitToolList(value);
+  if (split !== undefined) raw = split;
   else {
     problems.push({
       code: SubagentErrorCode.BAD_TOOLS,
@@ -138,21 +138,4 @@ function toolList(
     }
   }
   return Object.freeze(kept);
-}
-
-/** Splits on commas and whitespace outside parentheses: `Read, Grep Bash(git log *)`. */
-function splitEntries(text: string): string[] {
-  const out: string[] = [];
-  let depth = 0;
-  let current = '';
-  for (const ch of text) {
-    if (ch === '(') depth += 1;
-    if (ch === ')') depth = Math.max(0, depth - 1);
-    if (depth === 0 && (ch === ',' || /\s/.test(ch))) {
-      if (current !== '') out.push(current);
-      current = '';
-    } else current += ch;
-  }
-  if (current !== '') out.push(current);
-  return out;
 }
