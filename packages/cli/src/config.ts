@@ -6,7 +6,10 @@ import { CliError, CliErrorCode } from './errors.js';
 /** Options of one plugin as written in the file (checked by the plugin's own factory), or `false` to leave it out. */
 const pluginEntry = z.union([z.literal(false), z.record(z.string(), z.unknown())]);
 
-/** The plugins `dsh` can configure, by the name of their factory. */
+/**
+ * The plugins `dsh` can configure, by the name of their factory, in the order they are registered:
+ * policies first, tools, then the plugins that read the tools (hooks, permissions, Code Mode).
+ */
 export const pluginKeys = [
   'otel',
   'timeoutPolicy',

@@ -15,7 +15,7 @@ import { type SkillCatalog, toolSkill } from '@deepseek-ai/dsh-tool-skill';
 import { toolSubagent } from '@deepseek-ai/dsh-tool-subagent';
 import { toolTodo } from '@deepseek-ai/dsh-tool-todo';
 import { toolWeb } from '@deepseek-ai/dsh-tool-web';
-import type { PluginKey } from './config.js';
+import { type PluginKey, pluginKeys } from './config.js';
 
 /** Options of one plugin as `dsh` passes them to its factory (which validates them). */
 export type PluginOptions = Record<string, unknown>;
@@ -26,22 +26,8 @@ export interface FactoryContext {
   readonly skills: SkillCatalog | undefined;
 }
 
-/** Registration order: policies first, tools, then the plugins that read the tools (hooks, permissions, Code Mode). */
-export const registrationOrder: readonly PluginKey[] = [
-  'otel',
-  'timeoutPolicy',
-  'retryPolicy',
-  'toolFs',
-  'toolBash',
-  'toolTodo',
-  'toolWeb',
-  'toolSkill',
-  'mcp',
-  'toolSubagent',
-  'hooksBridge',
-  'permissions',
-  'codeMode',
-];
+/** Registration order: `pluginKeys`, which lists policies first, tools, then the plugins that read the tools (hooks, permissions, Code Mode). */
+export const registrationOrder: readonly PluginKey[] = pluginKeys;
 
 /** Where `dsh` reads MCP servers by default, in order (a later entry of the same name wins): Claude Code's files. */
 export const defaultMcpFiles: readonly string[] = ['.claude/settings.json', '.mcp.json'];
