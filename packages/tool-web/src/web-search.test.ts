@@ -98,6 +98,12 @@ describe('web_search with the SearXNG provider', () => {
     expect(await t2.call('web_search', { query: 'broken' })).toMatchObject({ error: { code: WebErrorCode.SEARCH_FAILED } });
   });
 
+  it('refuses a baseUrl that is not an http(s) URL with INVALID_OPTIONS', () => {
+    for (const baseUrl of ['not a url', 'file:///etc/searx', 'ftp://searx.test/']) {
+      expect(() => searxngProvider({ baseUrl })).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
+    }
+  });
+
   it('maps to WebSearch for hooks and rules', async () => {
     const t = await createTestHost({ plugins: [toolWeb({ searchProvider: searxng() })] });
     expect(t.host.tools.findExternal('claude', 'WebSearch')?.name).toBe('web_search');

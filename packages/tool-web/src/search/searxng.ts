@@ -1,3 +1,5 @@
+import { DshError } from '@deepseek-ai/dsh-core';
+import { WebErrorCode } from '../errors.js';
 import type { SearchProvider, SearchResult } from './provider.js';
 
 /** Options of the SearXNG provider. */
@@ -26,9 +28,13 @@ interface SearxngResult {
  * (a self-hosted instance is usually on a private address).
  */
 export function searxngProvider(options: SearxngOptions): SearchProvider {
-  const base = new URL(options.baseUrl);
-  if (base.protocol !== 'http:' && base.protocol !== 'https:')
-    throw new Error(`searxngProvider: baseUrl must be http(s), not ${base.protocol}`);
+  const base = URL.canParse(options.baseUrl) ? new URL(options.baseUrl) : undefined;
+  if (base === undefined || (base.protocol !== 'http:' && base.protocol !== 'https:')) {
+    throw new DshError(
+      WebErrorCode.INVALID_OPTIONS,
+      `searxngProvider: baseUrl must be an http(s) URL, not ${JSON.stringify(options.baseUrl)}`,
+    );
+  }
   const doFetch = options.fetch ?? fetch;
   return async (query, { signal }) => {
     const url = new URL('search', base.href.endsWith('/') ? base : `${base.href}/`);
