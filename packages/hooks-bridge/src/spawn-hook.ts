@@ -120,7 +120,9 @@ export function runHookProcess(request: HookProcessRequest): Promise<HookProcess
       exited = true;
       exitCode = code;
       exitSignal = signal;
-      later(request.drainMs, settle);
+      // After the drain timer, settle only after one more poll phase: on a stalled event loop the
+      // timer can come due before the pipe's last output was read, and that output is the answer.
+      later(request.drainMs, () => setImmediate(settle));
     });
     child.on('close', settle);
     if (pid === undefined) return;
