@@ -55,9 +55,9 @@ const daemons: { name: string; command: (name: string) => string; clearsEnvironm
   },
 ];
 
-/** Polls until `name` runs as exactly one process (the renamed sleep), for at most 10 s. */
+/** Polls until `name` runs as exactly one process (the renamed sleep); the bound only ends a hang. */
 async function running(name: string): Promise<string[]> {
-  const deadline = Date.now() + 10_000;
+  const deadline = Date.now() + 60_000;
   for (;;) {
     const found = processesMatching(name).map((p) => p.command);
     if (found.length === 1 || Date.now() > deadline) return found;
