@@ -22,3 +22,5 @@ cd "$root"
 pnpm run build
 pnpm run test:unit
 pnpm run smoke
+# The newest majors of our framework and client peers, which need this newer Node (newest-peers.json).
+node scripts/ci/newest-peers.mjs
