@@ -1,88 +1,71 @@
-import { TextDecoder } from 'node:util';
+import { contentTypeCharset } from './encoding/content-type-charset.js';
+import { decodeAs, sniffBom } from './encoding/decode.js';
+import { type EncodingName, getEncoding } from './encoding/get-encoding.js';
+import { type DeclaredEncoding, prescanHtml, prescanLimit, xmlDeclarationEncoding } from './encoding/html-prescan.js';
 
-/** Where the charset used to decode a body came from. */
+/** Where the charset used to decode a body came from (`meta`: the document's own `<meta>` or XML declaration). */
 export type CharsetSource = 'bom' | 'header' | 'meta' | 'default';
 
 /** A decoded body. */
 export interface DecodedText {
   readonly text: string;
-  /** The WHATWG encoding name used (`utf-8`, `windows-1252`, `shift_jis`, …). */
+  /** The WHATWG encoding name used, in lower case (`utf-8`, `windows-1252`, `shift_jis`, …). */
   readonly charset: string;
   readonly source: CharsetSource;
-  /** Set when a declared charset was unknown and UTF-8 was used instead. */
+  /** Set when a declared charset was unknown or unsupported and was skipped, or when the body was not decoded (`replacement`). */
   readonly notice?: string;
 }
 
-function decoderFor(label: string | undefined): TextDecoder | undefined {
-  if (label === undefined || label === '') return undefined;
-  try {
-    // fatal: false: bytes that do not fit the charset become U+FFFD instead of failing the fetch.
-    return new TextDecoder(label.trim(), { fatal: false, ignoreBOM: false });
-  } catch {
-    return undefined;
-  }
-}
-
-/** The `charset` parameter of a `Content-Type` header. */
-export function charsetParameter(contentType: string | undefined): string | undefined {
-  const match = /;\s*charset\s*=\s*("?)([^";,\s]+)\1/i.exec(contentType ?? '');
-  return match?.[2];
+/** An XML body's own declaration: a UTF-16 start (XML's Appendix F), else the declaration's `encoding`. */
+function xmlDeclared(bytes: Uint8Array): DeclaredEncoding {
+  if (bytes[0] === 0x3c && bytes[1] === 0 && bytes[2] === 0x3f && bytes[3] === 0) return { encoding: 'utf-16le', unknownLabels: [] };
+  if (bytes[0] === 0 && bytes[1] === 0x3c && bytes[2] === 0 && bytes[3] === 0x3f) return { encoding: 'utf-16be', unknownLabels: [] };
+  return xmlDeclarationEncoding(bytes.subarray(0, prescanLimit));
 }
 
 /**
- * The charset an HTML document declares in its first 1024 bytes
- * (`<meta charset>` or `<meta http-equiv="Content-Type" content="…;
- * charset=…">`), as the HTML standard's prescan looks for it. A declared
- * UTF-16 means UTF-8: the bytes were ASCII-compatible to be read at all.
- */
-export function metaCharset(bytes: Uint8Array): string | undefined {
-  const head = Buffer.from(bytes.subarray(0, 1024)).toString('latin1');
-  for (const tag of head.match(/<meta\b[^>]*>/gi) ?? []) {
-    const direct = /\bcharset\s*=\s*["']?\s*([^"'\s/>;]+)/i.exec(tag);
-    if (direct !== null) {
-      const label = direct[1] as string;
-      return /^utf-?16/i.test(label) ? 'utf-8' : label;
-    }
-  }
-  return undefined;
-}
-
-/** An XML declaration's `encoding` (`<?xml version="1.0" encoding="…"?>`). */
-function xmlEncoding(bytes: Uint8Array): string | undefined {
-  const head = Buffer.from(bytes.subarray(0, 200)).toString('latin1');
-  return /^<\?xml[^>]*\bencoding\s*=\s*["']([^"']+)["']/i.exec(head)?.[1];
-}
-
-function bomCharset(bytes: Uint8Array): string | undefined {
-  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return 'utf-8';
-  if (bytes[0] === 0xfe && bytes[1] === 0xff) return 'utf-16be';
-  if (bytes[0] === 0xff && bytes[1] === 0xfe) return 'utf-16le';
-  return undefined;
-}
-
-/**
- * Decodes a body the way a browser picks its encoding: a byte-order mark
- * first, then the `Content-Type` charset, then (for HTML and XML) what the
- * document declares, then UTF-8. An unknown label is skipped with a notice.
+ * Decodes a body the way a browser picks its encoding (the WHATWG Encoding
+ * and HTML standards): a byte-order mark first; then the `Content-Type`
+ * charset; then, for HTML, the `<meta>` prescan of the first 1,024 bytes
+ * (or an XML declaration there) and, for XML, the declaration; then UTF-8.
+ * Labels resolve by the Encoding Standard's table; an unknown one is skipped
+ * with a notice. Bytes that do not fit become U+FFFD, never a failure.
  */
 export function decodeBody(bytes: Uint8Array, contentType: string | undefined, kind: 'html' | 'xml' | 'text'): DecodedText {
-  const unknown: string[] = [];
-  const attempt = (label: string | undefined, source: CharsetSource): DecodedText | undefined => {
-    if (label === undefined) return undefined;
-    const decoder = decoderFor(label);
-    if (decoder === undefined) {
-      unknown.push(label);
+  const skipped: string[] = [];
+  const result = (encoding: EncodingName, body: Uint8Array, source: CharsetSource): DecodedText | undefined => {
+    const text = decodeAs(encoding, body);
+    if (text === undefined) {
+      skipped.push(`unsupported charset "${encoding}" (this Node has no decoder for it) ignored`);
       return undefined;
     }
-    const text = decoder.decode(bytes);
-    const notice = unknown.length === 0 ? undefined : `unknown charset ${unknown.map((l) => `"${l}"`).join(', ')} ignored`;
-    return notice === undefined ? { text, charset: decoder.encoding, source } : { text, charset: decoder.encoding, source, notice };
+    const notices = [...skipped];
+    if (encoding === 'replacement' && body.length > 0) {
+      notices.push('the declared charset maps to the "replacement" encoding (ISO-2022-KR, HZ-GB-2312, …): the body is withheld');
+    }
+    return notices.length === 0 ? { text, charset: encoding, source } : { text, charset: encoding, source, notice: notices.join('; ') };
   };
-  return (
-    attempt(bomCharset(bytes), 'bom') ??
-    attempt(charsetParameter(contentType), 'header') ??
-    (kind === 'html' ? attempt(metaCharset(bytes), 'meta') : undefined) ??
-    (kind === 'xml' ? attempt(xmlEncoding(bytes), 'meta') : undefined) ??
-    (attempt('utf-8', 'default') as DecodedText)
-  );
+  const unknown = (labels: readonly string[]): void => {
+    if (labels.length > 0) skipped.push(`unknown charset ${labels.map((l) => `"${l}"`).join(', ')} ignored`);
+  };
+
+  const bom = sniffBom(bytes);
+  if (bom !== undefined) {
+    const decoded = result(bom.encoding, bytes.subarray(bom.length), 'bom');
+    if (decoded !== undefined) return decoded;
+  }
+  const label = contentTypeCharset(contentType);
+  if (label !== undefined) {
+    const encoding = getEncoding(label);
+    if (encoding === undefined) unknown([label]);
+    const decoded = encoding === undefined ? undefined : result(encoding, bytes, 'header');
+    if (decoded !== undefined) return decoded;
+  }
+  if (kind !== 'text') {
+    const declared = kind === 'html' ? prescanHtml(bytes) : xmlDeclared(bytes);
+    unknown(declared.unknownLabels);
+    const decoded = declared.encoding === undefined ? undefined : result(declared.encoding, bytes, 'meta');
+    if (decoded !== undefined) return decoded;
+  }
+  return result('utf-8', bytes, 'default') as DecodedText;
 }
