@@ -12,7 +12,7 @@
  * @packageDocumentation
  */
 export { RulesError, RulesErrorCode } from './errors.js';
-export { type FrontMatter, parseFrontMatter } from './front-matter.js';
+export { type FrontMatter, type FrontMatterRepair, parseFrontMatter } from './front-matter.js';
 export { realOrSelf } from './internal/patterns.js';
 export { checkRules, matchRule, type RuleCheck, RuleMatcher, type RuleTest, testRule } from './match.js';
 export { formatRule, kindOf, type PermissionRule, parseRule, type RuleList, type SpecifierKind } from './rule.js';

@@ -94,13 +94,13 @@ describe('discoverSkills', () => {
 
 describe('bad skills are reported with a code and left out, never a crash', () => {
   const cases: [string, string | Buffer, string][] = [
-    ['no-front-matter', '# Just markdown\n\nNo front matter here.\n', SkillErrorCode.NO_FRONT_MATTER],
-    ['broken-yaml', skillText(['name: broken-yaml', 'description: [unclosed']), SkillErrorCode.BAD_YAML],
+    ['unclosed', '---\nname: unclosed\n\n# Instructions\n', SkillErrorCode.BAD_FRONT_MATTER],
+    ['broken-yaml', skillText(['name: broken-yaml', 'description: "unclosed']), SkillErrorCode.BAD_YAML],
+    ['bad-indent', skillText(['name: bad-indent', 'allowed-tools:', '  - Read', ' - Grep']), SkillErrorCode.BAD_YAML],
     ['duplicate-key', skillText(['name: duplicate-key', 'description: a', 'description: b']), SkillErrorCode.BAD_YAML],
     ['a-list', skillText(['- name', '- description']), SkillErrorCode.BAD_FRONT_MATTER],
     ['number-description', skillText(['name: number-description', 'description: 42']), SkillErrorCode.BAD_FRONT_MATTER],
-    ['wrong-folder', skillText(['name: other-name', 'description: Mismatch.']), SkillErrorCode.NAME_MISMATCH],
-    ['Bad_Name', skillText(['description: Folder name is not a valid skill name.']), SkillErrorCode.INVALID_NAME],
+    ['-leading-hyphen', skillText(['description: A folder name must start with a letter or digit.']), SkillErrorCode.INVALID_NAME],
     ['empty', skillText(['name: empty'], '\n\n'), SkillErrorCode.NO_DESCRIPTION],
     [
       'not-utf8',

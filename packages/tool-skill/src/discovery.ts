@@ -17,14 +17,18 @@ export interface SkillCatalog {
   readonly roots: readonly { readonly path: string; readonly source: string }[];
   /** Each skill's folder (real path): give them to tool-fs as `readOnlyRoots` so bundled files can be read. */
   readonly directories: readonly string[];
-  /** The skill called `name`, if any. */
+  /**
+   * The skill called `name` (its folder's name), if any; failing that, the
+   * one skill whose label (front matter `name`) is `name`, as Claude Code's
+   * `Skill` tool accepts either. A label two skills share names neither.
+   */
   get(name: string): Skill | undefined;
 }
 
 /**
  * Finds the skills under the configured roots: each folder of a root that
- * holds a `SKILL.md`. Bad skills are reported with a code and left out; a
- * missing root is simply empty. Never throws for what it finds on disk
+ * holds a `SKILL.md`, named by the folder. Bad skills are reported with a
+ * code and left out; a missing root is simply empty. Never throws for what it finds on disk
  * (bad options throw `INVALID_OPTIONS`).
  */
 export async function discoverSkills(options: DiscoverOptions = {}): Promise<SkillCatalog> {
@@ -51,13 +55,25 @@ export async function discoverResolved(o: ResolvedDiscoverOptions): Promise<Skil
     }
   }
   const skills = [...byName.values()];
+  const byLabel = uniqueLabels(skills);
   return Object.freeze({
     skills: Object.freeze(skills),
     problems: Object.freeze(problems),
     roots: o.roots,
     directories: Object.freeze(skills.map((s) => s.directory)),
-    get: (name: string) => byName.get(name),
+    get: (name: string) => byName.get(name) ?? byLabel.get(name),
   });
+}
+
+function uniqueLabels(skills: readonly Skill[]): ReadonlyMap<string, Skill> {
+  const byLabel = new Map<string, Skill | null>();
+  for (const skill of skills) {
+    if (skill.label === skill.name) continue;
+    byLabel.set(skill.label, byLabel.has(skill.label) ? null : skill);
+  }
+  const unique = new Map<string, Skill>();
+  for (const [label, skill] of byLabel) if (skill !== null) unique.set(label, skill);
+  return unique;
 }
 
 async function skillsOfRoot(

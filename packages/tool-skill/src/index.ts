@@ -15,7 +15,7 @@ export { SkillErrorCode, type SkillProblem } from './errors.js';
 export { type ExternalNames, skillExternal } from './external.js';
 export { type DiscoverOptions, discoverOptionsSchema, type SkillRoot } from './options.js';
 export { type SkillPlugin, skillCatalog, skillsSummary, type ToolSkillOptions, toolSkill, toolSkillPluginName } from './plugin.js';
-export { maxDescriptionLength, parseSkill, type Skill, type SkillLocation } from './skill.js';
+export { maxDescriptionLength, parseSkill, type Skill, type SkillLocation, skillNamePattern } from './skill.js';
 export { type SkillOutput, skillLoadedEvent } from './skill-tool.js';
 export { summarizeSkills } from './summary.js';
 export { version } from './version.js';

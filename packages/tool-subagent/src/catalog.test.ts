@@ -70,7 +70,8 @@ describe('subagent definitions from .claude/agents', () => {
       (p) => {
         p.write('.claude/agents/good.md', agentFile('good', { description: 'fine' }, 'G'));
         p.write('.claude/agents/no-front.md', 'just text\n');
-        p.write('.claude/agents/bad-yaml.md', '---\nname: [unclosed\n---\n');
+        p.write('.claude/agents/bad-yaml.md', '---\nname: bad-yaml\ndescription: "unclosed\n---\n');
+        p.write('.claude/agents/unclosed.md', '---\nname: unclosed\ndescription: never closed\n');
         p.write('.claude/agents/list.md', '---\n- a\n- b\n---\n');
         p.write('.claude/agents/bad-name.md', agentFile('has space', { description: 'x' }, ''));
         p.write('.claude/agents/no-desc.md', '---\nname: nodesc\n---\n');
@@ -88,6 +89,7 @@ describe('subagent definitions from .claude/agents', () => {
         ['no-front.md', SubagentErrorCode.NO_FRONT_MATTER, true],
         ['bad-yaml.md', SubagentErrorCode.BAD_YAML, true],
         ['list.md', SubagentErrorCode.BAD_FRONT_MATTER, true],
+        ['unclosed.md', SubagentErrorCode.BAD_FRONT_MATTER, true],
         ['bad-name.md', SubagentErrorCode.INVALID_NAME, true],
         ['no-desc.md', SubagentErrorCode.NO_DESCRIPTION, true],
         ['bad-tools.md', SubagentErrorCode.BAD_TOOLS, true],
@@ -97,7 +99,7 @@ describe('subagent definitions from .claude/agents', () => {
         ['big.md', SubagentErrorCode.TOO_LARGE, true],
       ]),
     );
-    expect(codes).toHaveLength(11);
+    expect(codes).toHaveLength(12);
     expect(plugin.catalog().agents.map((a) => a.name)).toEqual(['good', 'spec', 'general-purpose']);
     // The entry with a specifier is left out: the list only narrows.
     expect(plugin.catalog().get('spec')?.tools).toEqual(['read']);

@@ -37,8 +37,12 @@ export interface DefinitionOrigin {
 /**
  * Reads one `.claude/agents/*.md` file: front matter `name`, `description`,
  * `tools`, `disallowedTools`, `model`, then the system prompt. Other fields
- * (`color`, `permissionMode`, `hooks`, …) are ignored. A definition that
- * cannot be read safely is left out with a problem; `undefined` then.
+ * (`color`, `permissionMode`, `hooks`, …) are ignored. As in Claude Code, a
+ * `\n` written in the description is a line break, and front matter that is
+ * only valid YAML once its one-line values are quoted (a description with
+ * `: ` inside) is read that way, with a `SUBAGENT_BAD_YAML` warning. A
+ * definition that cannot be read safely is left out with a problem;
+ * `undefined` then.
  */
 export function parseDefinitionFile(text: string, origin: DefinitionOrigin, problems: SubagentProblem[]): SubagentDefinition | undefined {
   const parsed = parseFrontMatter(text);
@@ -52,7 +56,27 @@ export function parseDefinitionFile(text: string, origin: DefinitionOrigin, prob
     problems.push({ code, message: `${origin.path}: ${parsed.message}`, path: origin.path, skipped: true });
     return undefined;
   }
-  return checkDefinition({ ...parsed.data, prompt: parsed.body.trim() }, origin, problems);
+  const { description } = parsed.data;
+  const data = {
+    ...parsed.data,
+    // Claude Code's reading: authors write `\n` in a one-line description to mean a line break.
+    ...(typeof description === 'string' ? { description: description.replace(/\\n/g, '\n') } : {}),
+    prompt: parsed.body.trim(),
+  };
+  // The repair is worth a warning only for a definition that loads; a skipped one reports only why.
+  const found: SubagentProblem[] = [];
+  const definition = checkDefinition(data, origin, found);
+  if (definition !== undefined && parsed.repaired !== undefined) {
+    const keys = parsed.repaired.keys.map((k) => `"${k}"`).join(', ');
+    problems.push({
+      code: SubagentErrorCode.BAD_YAML,
+      message: `${origin.path}: the front matter is not valid YAML (${parsed.repaired.error}); it is read as Claude Code reads it, with the value of ${keys} taken as written: put such values in quotes`,
+      path: origin.path,
+      skipped: false,
+    });
+  }
+  problems.push(...found);
+  return definition;
 }
 
 /**

@@ -6,7 +6,7 @@ import { timeoutPolicy } from '@deepseek-ai/dsh-timeout-policy';
 import { toolBash } from '@deepseek-ai/dsh-tool-bash';
 import { toolFs } from '@deepseek-ai/dsh-tool-fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cleanupAll, type ScriptedModel, scriptedModel, tempProject } from './fixtures/kit.js';
+import { cleanupAll, type ScriptedModel, scriptedModel, systemText, tempProject } from './fixtures/kit.js';
 import { type ToolSubagentOptions, toolSubagent } from './index.js';
 
 afterEach(cleanupAll);
@@ -53,7 +53,7 @@ describe('limits and narrowing', () => {
     await run();
     expect(outcomeOf(host, 'MAIN-0-0')).toMatchObject({ status: 'ok', output: 'general answer' });
     expect(outcomeOf(host, 'MAIN-0-1')).toMatchObject({ status: 'error', error: { code: 'SUBAGENT_UNKNOWN_TYPE' } });
-    expect(model.requests.find((r) => r.system !== 'MAIN')?.tools.map((t) => t.name)).not.toContain('task');
+    expect(model.requests.find((r) => systemText(r) !== 'MAIN')?.tools.map((t) => t.name)).not.toContain('task');
   });
 
   it('reads Claude Code tool names, takes disallowedTools away, and never widens a nested subagent past its caller', async () => {
@@ -114,7 +114,7 @@ describe('limits and narrowing', () => {
     });
     await run();
     expect(outcomeOf(host, 'MAIN-0-0')).toMatchObject({ status: 'ok', output: 'from the fast model' });
-    expect(main.requests.some((r) => r.system === 'FAST')).toBe(false);
+    expect(main.requests.some((r) => systemText(r) === 'FAST')).toBe(false);
   });
 
   it("ends the subagent at the task call's deadline, every nested call answered and no process left", async () => {
