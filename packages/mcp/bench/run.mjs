@@ -1,29 +1,35 @@
 // Benchmarks of dsh-mcp, printed as ratios against baselines measured in the same run. Never fails.
-//   call: mcp__everything__echo through the whole pipeline against the SDK client's own callTool
-//         on the same stdio server (server-everything; target <= 1.1x). Wall time per call, and this
-//         process's CPU time per call, which a loaded machine disturbs less.
+//   call: mcp__everything__echo through the whole pipeline (a host with its in-memory session log,
+//         default decision allow) against the SDK client's own callTool on a server spawned the same
+//         way (detached: its own process group), with the SDK's own stdio framing. Both sides are
+//         warmed up first (the pipeline has more code for the JIT, and each side has its own server
+//         process to warm), then measured in alternating rounds. Wall time per call (target <= 1.1x)
+//         and this process's CPU time per call, which a loaded machine disturbs less.
 //   start-up: five stdio servers started in parallel by the plugin against the slowest of them
 //         started alone (target <= 1.3x).
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
+import { createHost } from '@deepseek-ai/dsh-core';
 import { createTestHost } from '@deepseek-ai/dsh-core/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { recordRatio } from '../../../scripts/bench/report.mjs';
 import { mcp } from '../dist/index.js';
+import { SdkDetachedStdioTransport } from './sdk-detached-transport.mjs';
 
 const require = createRequire(import.meta.url);
 const everything = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
 const filesystem = require.resolve('@modelcontextprotocol/server-filesystem/dist/index.js');
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const ratio = (a, b) => `${(a / b).toFixed(2)}x`;
 
 async function callBench() {
+  const warmUp = 2_000;
   const calls = 300;
-  const rounds = 7;
+  const rounds = 9;
   const sdk = new Client({ name: 'bench', version: '0' });
-  await sdk.connect(new StdioClientTransport({ command: process.execPath, args: [everything, 'stdio'], stderr: 'ignore' }));
+  await sdk.connect(new SdkDetachedStdioTransport(process.execPath, [everything, 'stdio']));
   const plugin = mcp({ servers: { everything: { command: process.execPath, args: [everything, 'stdio'] } } });
-  const t = await createTestHost({ plugins: [plugin] });
+  const host = createHost({ defaultDecision: 'allow' });
+  await host.use(plugin);
   await plugin.ready();
   const timed = async (one) => {
     const cpu = process.cpuUsage();
@@ -32,36 +38,44 @@ async function callBench() {
     const used = process.cpuUsage(cpu);
     return { wall: (performance.now() - start) / calls, cpu: (used.user + used.system) / 1000 / calls };
   };
-  const viaSdk = () =>
-    timed(async (i) => {
-      const r = await sdk.callTool({ name: 'echo', arguments: { message: `m${i}` } });
-      if (r.isError) throw new Error('sdk call failed');
-    });
+  const viaSdk = async (i) => {
+    const r = await sdk.callTool({ name: 'echo', arguments: { message: `m${i}` } });
+    if (r.isError) throw new Error('sdk call failed');
+  };
   let id = 0;
-  const viaPipeline = () =>
-    timed(async (i) => {
-      const o = await t.host.runStep({ calls: [{ id: `c${id++}`, name: 'mcp__everything__echo', args: `{"message":"m${i}"}` }] });
-      if (o.results[0].outcome.status !== 'ok') throw new Error(JSON.stringify(o.results[0].outcome));
-    });
-  await viaSdk();
-  await viaPipeline();
+  const viaPipeline = async (i) => {
+    const o = await host.runStep({ calls: [{ id: `c${id++}`, name: 'mcp__everything__echo', args: `{"message":"m${i}"}` }] });
+    if (o.results[0].outcome.status !== 'ok') throw new Error(JSON.stringify(o.results[0].outcome));
+  };
+  for (let i = 0; i < warmUp; i++) {
+    await viaSdk(i);
+    await viaPipeline(i);
+  }
   const a = [];
   const b = [];
   for (let r = 0; r < rounds; r++) {
     // Alternate, so drift in machine load hits both sides alike.
-    a.push(await viaSdk());
-    b.push(await viaPipeline());
+    a.push(await timed(viaSdk));
+    b.push(await timed(viaPipeline));
   }
   await sdk.close();
   await plugin.close();
   const wall = [median(a.map((x) => x.wall)), median(b.map((x) => x.wall))];
   const cpu = [median(a.map((x) => x.cpu)), median(b.map((x) => x.cpu))];
-  console.log(
-    `call   SDK callTool ${wall[0].toFixed(3)} ms/call, pipeline ${wall[1].toFixed(3)} ms/call: ${ratio(wall[1], wall[0])} (target <= 1.10x)`,
-  );
-  console.log(
-    `call   client CPU: SDK callTool ${cpu[0].toFixed(3)} ms/call, pipeline ${cpu[1].toFixed(3)} ms/call: ${ratio(cpu[1], cpu[0])}`,
-  );
+  recordRatio({
+    pkg: 'mcp',
+    label: 'call: pipeline vs SDK callTool, wall',
+    ratio: wall[1] / wall[0],
+    target: 1.1,
+    note: `(${wall[1].toFixed(3)} vs ${wall[0].toFixed(3)} ms/call)`,
+  });
+  recordRatio({
+    pkg: 'mcp',
+    label: 'call: pipeline vs SDK callTool, client CPU',
+    ratio: cpu[1] / cpu[0],
+    target: 3,
+    note: `(${cpu[1].toFixed(3)} vs ${cpu[0].toFixed(3)} ms/call)`,
+  });
 }
 
 const fiveServers = {
@@ -97,7 +111,13 @@ async function startBench() {
   }
   const ours = median(together);
   const base = median(slowest);
-  console.log(`start  slowest alone ${base.toFixed(1)} ms, five in parallel ${ours.toFixed(1)} ms: ${ratio(ours, base)} (target <= 1.30x)`);
+  recordRatio({
+    pkg: 'mcp',
+    label: 'start-up: five servers in parallel vs the slowest alone',
+    ratio: ours / base,
+    target: 1.3,
+    note: `(${ours.toFixed(1)} vs ${base.toFixed(1)} ms)`,
+  });
 }
 
 try {

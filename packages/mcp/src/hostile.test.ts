@@ -27,7 +27,7 @@ const baseTools = [
   tool('garbage-line'),
   tool('fails'),
   tool('structured', object({ value: {} }), { outputSchema: object({ count: { type: 'integer' } }, { required: ['count'] }) }),
-  tool('big', object({ size: { type: 'integer' } })),
+  tool('big', object({ size: { type: 'integer' }, head: { type: 'string' }, tail: { type: 'string' } })),
   tool('change-tools', object({ tools: { type: 'array' } })),
 ];
 
@@ -159,13 +159,24 @@ describe('a hostile server', () => {
     });
   });
 
-  it('caps a large result like bash output', async () => {
+  it('caps a 4 MB result like bash output: head, a marker counting the cut, and the tail with the final status', async () => {
     const { t } = await hostile(baseTools, { maxResultChars: 1_000 });
-    const outcome = await t.call('mcp__bad__big', { size: 50_000 });
-    expect(outcome).toMatchObject({ status: 'ok', output: { truncated: { originalChars: 50_000 } } });
-    const text = outcome.status === 'ok' ? (outcome.output as { content: { text: string }[] }).content[0]?.text : '';
-    expect(text?.length).toBeLessThan(1_200);
-    expect(text).toContain('characters cut');
+    const head = 'build started\n';
+    const tail = '\nFAILED: 3 tests failed (exit status 1)';
+    const size = 4_000_000;
+    const outcome = await t.call('mcp__bad__big', { size, head, tail });
+    const original = head.length + size + tail.length;
+    expect(outcome).toMatchObject({
+      status: 'ok',
+      output: { truncated: { originalChars: original, keptChars: 1_000, omittedChars: original - 1_000 } },
+    });
+    const content = outcome.status === 'ok' ? (outcome.output as { content: { type: string; text: string }[] }).content : [];
+    expect(content).toHaveLength(1);
+    const text = content[0]?.text ?? '';
+    expect(text.startsWith(head)).toBe(true);
+    expect(text.endsWith(tail)).toBe(true);
+    expect(text).toContain(`[${original - 1_000} characters cut from the middle: the result passed its limit of 1000]`);
+    expect(text.length).toBeLessThan(1_200);
   });
 
   it('changes its tool list: tools are re-registered on notifications/tools/list_changed', async () => {

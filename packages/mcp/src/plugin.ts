@@ -7,6 +7,8 @@ import type { SkippedTool } from './list-tools.js';
 import { buildMcpTool, type McpToolInfo, type ToolLimits } from './mcp-tool.js';
 import { type McpOptions, parseMcpOptions } from './options.js';
 import { type McpServerError, type McpServerState, ServerConnection } from './server-connection.js';
+import { defineServerEvents, eventStderrChars } from './server-events.js';
+import type { McpServerCrash, McpStartFailure } from './server-history.js';
 import { matchesAny } from './tool-names.js';
 import { version } from './version.js';
 
@@ -30,10 +32,15 @@ export interface McpServerStatus {
   readonly tools: readonly McpToolInfo[];
   /** Tools left out: by the allow/deny lists, or because they could not be registered. */
   readonly skipped: readonly SkippedTool[];
+  /** The last thing that went wrong, whatever it was (a restart's failure replaces a crash here). */
   readonly lastError?: McpServerError;
+  /** The last crash (exit or lost connection after being ready), with its exit code, signal and stderr tail. */
+  readonly lastCrash?: McpServerCrash;
+  /** The last failed start or restart attempt, with its process's stderr tail. */
+  readonly lastStartFailure?: McpStartFailure;
   /** How many times the connection was lost after it had been ready. */
   readonly restarts: number;
-  /** The tail of the server's stderr (stdio only). */
+  /** The tail of the current (or last) process's stderr (stdio only); a crashed process's is in `lastCrash`. */
   readonly stderrTail: string;
 }
 
@@ -158,6 +165,7 @@ export function mcp(options: McpOptions = {}): McpPlugin {
       // One set of server processes belongs to one host; a second host needs its own mcp() plugin.
       if (inUse) throw new Error('this mcp() plugin is already registered with a host; create another for a second host');
       inUse = true;
+      defineServerEvents(host);
       host.hooks.preExecute.tap({ name: mcpPluginName, stage: -100 }, (state) => {
         const reason = askTools.get(state.call.name);
         return reason === undefined ? undefined : { decision: 'ask', reason };
@@ -208,8 +216,24 @@ export function mcp(options: McpOptions = {}): McpPlugin {
       elicit: o.elicit,
     };
     const holder: { entry?: ServerEntry } = {};
-    const connection = new ServerConnection(server, settings, (tools) => {
-      if (holder.entry !== undefined) syncTools(host, holder.entry, tools);
+    const connection = new ServerConnection(server, settings, {
+      onTools: (tools) => {
+        if (holder.entry !== undefined) syncTools(host, holder.entry, tools);
+      },
+      onCrash: (crash, restartInMs) => {
+        const data = {
+          server: server.name,
+          transport: server.transport,
+          ...(crash.pid === undefined ? {} : { pid: crash.pid }),
+          exitCode: crash.exitCode,
+          signal: crash.signal,
+          stderrTail: crash.stderrTail.slice(-eventStderrChars),
+          callsInFlight: crash.callsInFlight,
+          ...(restartInMs === undefined ? {} : { restartInMs }),
+        };
+        // The record in servers() stands even if the sink cannot take the event (core notes that in diagnostics).
+        host.events.emit('mcp/server-exited', data).catch(() => undefined);
+      },
     });
     holder.entry = { connection, tools: new Map(), skipped: [] };
     entries.set(server.name, holder.entry);
@@ -226,6 +250,8 @@ function statusOf(entry: ServerEntry): McpServerStatus {
   const protocolVersion = c.protocolVersion;
   const serverInfo = c.serverInfo;
   const lastError = c.lastError;
+  const lastCrash = c.lastCrash;
+  const lastStartFailure = c.lastStartFailure;
   return {
     name: c.config.name,
     source: c.config.source,
@@ -238,6 +264,8 @@ function statusOf(entry: ServerEntry): McpServerStatus {
     tools: [...entry.tools.values()].map((r) => r.info),
     skipped: entry.skipped,
     ...(lastError === undefined ? {} : { lastError }),
+    ...(lastCrash === undefined ? {} : { lastCrash }),
+    ...(lastStartFailure === undefined ? {} : { lastStartFailure }),
     restarts: c.restarts,
     stderrTail: c.stderrTail,
   };

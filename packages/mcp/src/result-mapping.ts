@@ -1,5 +1,6 @@
 import type { JsonObject, JsonValue } from '@deepseek-ai/dsh-core';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { capContent, headOf, tailOf } from './internal/cap-content.js';
 
 /** One piece of an MCP tool's result, as dsh outputs it. */
 export type McpContent =
@@ -22,59 +23,54 @@ export type McpContent =
   /** A part left out because the result passed its size cap (binary data is never cut in half). */
   | { readonly type: 'omitted'; readonly original: string; readonly mimeType?: string; readonly chars: number };
 
+/** What was cut from a result that passed `maxResultChars`. */
+export interface McpTruncation {
+  /** Characters of text and base64 data the server sent (structured content counted as JSON). */
+  readonly originalChars: number;
+  /** Characters of them kept: the head and the tail of the text, and the parts that fit whole. */
+  readonly keptChars: number;
+  /** `originalChars - keptChars`: what the model does not see (text cut from the middle, parts replaced by `omitted` notes). */
+  readonly omittedChars: number;
+}
+
 /** The output of an MCP tool call: its content, its structured content, and whether anything was cut. */
 export interface McpToolOutput {
   readonly content: readonly McpContent[];
   readonly structuredContent?: JsonValue;
-  /** Present when the result passed `maxResultChars`: how many characters it had before. */
-  readonly truncated?: { readonly originalChars: number; readonly keptChars: number };
+  /** Present when the result passed `maxResultChars`. */
+  readonly truncated?: McpTruncation;
 }
-
-const marker = (dropped: number): string => `\n…[${dropped} characters cut: the result passed its size limit]`;
 
 /**
  * Maps a `tools/call` result to dsh output, capped at `maxChars` characters
- * of text and base64 data in total (like bash's output cap): text is cut with
- * a marker, binary parts and oversized structured content are replaced by an
- * `omitted` note. Unknown content types are kept as a note, never dropped silently.
+ * of text and base64 data in total, as bash caps its output: the head and
+ * the tail are kept with a marker between them that counts the characters cut
+ * (so a long text keeps its end, where the final status or error usually is),
+ * binary parts that do not fit become `omitted` notes, and structured content
+ * is kept whole if it fits in what the content left, else noted as omitted.
+ * Unknown content types are kept as a note, never dropped silently.
  */
 export function mapResult(result: CallToolResult, maxChars: number): McpToolOutput {
-  let budget = maxChars;
-  let original = 0;
-  const content: McpContent[] = [];
-  for (const part of result.content ?? []) {
-    const mapped = mapPart(part as Record<string, unknown>);
-    const size = sizeOf(mapped);
-    original += size;
-    if (size <= budget) {
-      content.push(mapped);
-      budget -= size;
-    } else if (mapped.type === 'text') {
-      const kept = Math.max(0, budget);
-      content.push({ type: 'text', text: mapped.text.slice(0, kept) + marker(mapped.text.length - kept) });
-      budget = 0;
-    } else {
-      content.push({ type: 'omitted', original: mapped.type, ...mimeOf(mapped), chars: size });
-    }
-  }
-  const out: { content: McpContent[]; structuredContent?: JsonValue; truncated?: NonNullable<McpToolOutput['truncated']> } = { content };
+  const parts = (result.content ?? []).map((part) => mapPart(part as Record<string, unknown>));
+  const sizes = parts.map(sizeOf);
+  const capped = capContent(parts, sizes, maxChars);
+  const content = capped.content;
+  let original = sizes.reduce((a, b) => a + b, 0);
+  let kept = capped.keptChars;
+  const out: { content: McpContent[]; structuredContent?: JsonValue; truncated?: McpTruncation } = { content };
   if (result.structuredContent !== undefined) {
     const structured = result.structuredContent as JsonObject;
     const size = approximateChars(structured);
     original += size;
-    if (size <= budget) {
+    if (kept + size <= maxChars) {
       out.structuredContent = structured;
-      budget -= size;
+      kept += size;
     } else {
       content.push({ type: 'omitted', original: 'structuredContent', chars: size });
     }
   }
-  if (budget < 0 || original > maxChars) out.truncated = { originalChars: original, keptChars: maxChars - Math.max(0, budget) };
+  if (kept < original) out.truncated = { originalChars: original, keptChars: kept, omittedChars: original - kept };
   return out;
-}
-
-function mimeOf(part: McpContent): { mimeType?: string } {
-  return 'mimeType' in part && typeof part.mimeType === 'string' ? { mimeType: part.mimeType } : {};
 }
 
 function sizeOf(part: McpContent): number {
@@ -137,11 +133,13 @@ function mapPart(part: Record<string, unknown>): McpContent {
   }
 }
 
-/** The text of a result, for an error message: its text parts joined, capped. */
+/** The text of a result, for an error message: its text parts joined; past `maxChars`, its head and tail around a `…`. */
 export function resultText(output: McpToolOutput, maxChars = 4_000): string {
   const text = output.content
     .map((p) => (p.type === 'text' ? p.text : p.type === 'resource' && p.text !== undefined ? p.text : ''))
     .filter((t) => t !== '')
     .join('\n');
-  return text.length > maxChars ? `${text.slice(0, maxChars)}…` : text;
+  if (text.length <= maxChars) return text;
+  const head = Math.ceil(maxChars / 2);
+  return `${headOf(text, head)}\n…\n${tailOf(text, maxChars - head)}`;
 }

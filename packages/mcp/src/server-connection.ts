@@ -14,6 +14,7 @@ import { answerElicitation, type ElicitationHandler } from './elicitation.js';
 import { McpCallError, McpErrorCode } from './errors.js';
 import { httpTransport } from './http-transport.js';
 import { listAllTools, type SkippedTool } from './list-tools.js';
+import { type McpServerCrash, type McpStartFailure, processFacts } from './server-history.js';
 import { StdioTransport } from './stdio-transport.js';
 import { version } from './version.js';
 
@@ -38,6 +39,14 @@ export interface ConnectionSettings {
   readonly elicit: ElicitationHandler | undefined;
 }
 
+/** What a connection tells its owner. */
+export interface ConnectionListener {
+  /** The server listed its tools (after a start, or on `tools/list_changed`). */
+  readonly onTools: (tools: readonly Tool[]) => void;
+  /** A ready server crashed; the next start is tried in `restartInMs` (undefined: none is scheduled). */
+  readonly onCrash: (crash: McpServerCrash, restartInMs: number | undefined) => void;
+}
+
 /** What a call needs besides its arguments. */
 export interface CallSettings {
   readonly signal: AbortSignal;
@@ -57,6 +66,9 @@ export class ServerConnection {
   #transport: StdioTransport | StreamableHTTPClientTransport | undefined;
   #lastStderr = '';
   #lastError: McpServerError | undefined;
+  #lastCrash: McpServerCrash | undefined;
+  #lastStartFailure: McpStartFailure | undefined;
+  #inFlight = 0;
   #attempts = 0;
   #restarts = 0;
   #retryTimer: NodeJS.Timeout | undefined;
@@ -68,12 +80,12 @@ export class ServerConnection {
   #refreshing: Promise<void> | undefined;
   #refreshAgain = false;
   readonly #settings: ConnectionSettings;
-  readonly #onTools: (tools: readonly Tool[]) => void;
+  readonly #listener: ConnectionListener;
 
-  constructor(config: ResolvedServer, settings: ConnectionSettings, onTools: (tools: readonly Tool[]) => void) {
+  constructor(config: ResolvedServer, settings: ConnectionSettings, listener: ConnectionListener) {
     this.config = config;
     this.#settings = settings;
-    this.#onTools = onTools;
+    this.#listener = listener;
     this.#firstAttempt = new Promise((resolve) => {
       this.#settleFirst = resolve;
     });
@@ -84,6 +96,14 @@ export class ServerConnection {
   }
   get lastError(): McpServerError | undefined {
     return this.#lastError;
+  }
+  /** The last crash (exit or lost connection after being ready), kept whatever the restarts that follow do. */
+  get lastCrash(): McpServerCrash | undefined {
+    return this.#lastCrash;
+  }
+  /** The last failed start attempt. */
+  get lastStartFailure(): McpStartFailure | undefined {
+    return this.#lastStartFailure;
   }
   get restarts(): number {
     return this.#restarts;
@@ -136,15 +156,19 @@ export class ServerConnection {
       if (this.#closing) throw new Error('closed while starting');
       this.#tools = await this.#listTools(client);
     } catch (error) {
+      const { how: _, ...facts } = processFacts(transport); // before dropping the connection stops the process
       await this.#dropConnection(client, transport);
       if (this.#closing) return this.#settleFirst();
-      this.#fail(McpErrorCode.MCP_START_FAILED, `server "${this.config.name}" did not start: ${describe(error)}${this.#stderrNote()}`);
+      const message = `server "${this.config.name}" did not start: ${describe(error)}${this.#stderrNote()}`;
+      const at = new Date().toISOString();
+      this.#lastStartFailure = { code: McpErrorCode.MCP_START_FAILED, message, at, ...facts, attempt: this.#attempts };
+      this.#fail(McpErrorCode.MCP_START_FAILED, message);
       return;
     }
     client.onclose = () => this.#lost(client);
     this.#state = 'ready';
     this.#attempts = 0;
-    this.#onTools(this.#tools);
+    this.#listener.onTools(this.#tools);
     this.#settleFirst();
   }
 
@@ -176,20 +200,25 @@ export class ServerConnection {
   /** The connection closed without `close()`: the process died or the server hung up. */
   #lost(client: Client): void {
     if (this.#closing || client !== this.#client) return;
-    const exit = this.#transport instanceof StdioTransport ? this.#transport.exit : undefined;
-    const how = exit === undefined ? '' : exit.signal !== null ? ` (killed by ${exit.signal})` : ` (exit code ${exit.code})`;
+    const { how, ...facts } = processFacts(this.#transport);
     this.#restarts += 1;
-    this.#fail(McpErrorCode.MCP_SERVER_EXITED, `server "${this.config.name}" closed its connection${how}${this.#stderrNote()}`);
+    const message = `server "${this.config.name}" closed its connection${how}${this.#stderrNote()}`;
+    const at = new Date().toISOString();
+    const crash: McpServerCrash = { code: McpErrorCode.MCP_SERVER_EXITED, message, at, ...facts, callsInFlight: this.#inFlight };
+    this.#lastCrash = crash;
+    this.#listener.onCrash(crash, this.#fail(McpErrorCode.MCP_SERVER_EXITED, message));
   }
 
-  #fail(code: McpErrorCode, message: string): void {
+  /** Records the failure and schedules the next attempt; returns its delay, or undefined when there is none (`failed`). */
+  #fail(code: McpErrorCode, message: string): number | undefined {
     this.#lastError = { code, message, at: new Date().toISOString() };
     const { initialDelayMs, maxDelayMs, maxAttempts } = this.#settings.retry;
+    let delay: number | undefined;
     if (this.#attempts >= maxAttempts) {
       this.#state = 'failed';
     } else {
       this.#state = 'restarting';
-      const delay = Math.min(maxDelayMs, initialDelayMs * 2 ** Math.max(0, this.#attempts - 1));
+      delay = Math.min(maxDelayMs, initialDelayMs * 2 ** Math.max(0, this.#attempts - 1));
       this.#retryTimer = setTimeout(() => {
         this.#retryTimer = undefined;
         void this.#connect();
@@ -197,6 +226,7 @@ export class ServerConnection {
       this.#retryTimer.unref();
     }
     this.#settleFirst();
+    return delay;
   }
 
   async #listTools(client: Client): Promise<Tool[]> {
@@ -223,7 +253,7 @@ export class ServerConnection {
           const tools = await this.#listTools(client);
           if (client !== this.#client || this.#state !== 'ready') return;
           this.#tools = tools;
-          this.#onTools(tools);
+          this.#listener.onTools(tools);
         } catch (error) {
           this.#lastError = {
             code: McpErrorCode.MCP_PROTOCOL_ERROR,
@@ -250,6 +280,8 @@ export class ServerConnection {
       const why = this.#lastError === undefined ? '' : `: ${this.#lastError.message}`;
       throw new McpCallError(McpErrorCode.MCP_SERVER_UNAVAILABLE, `MCP server "${this.config.name}" is ${this.#state}${why}`);
     }
+    const crashBefore = this.#lastCrash;
+    this.#inFlight += 1;
     try {
       return (await client.request({ method: 'tools/call', params: { name: tool, arguments: { ...args } } }, CallToolResultSchema, {
         signal: settings.signal,
@@ -263,8 +295,11 @@ export class ServerConnection {
         aborted: settings.signal.aborted,
         timeoutMs: settings.timeoutMs,
         ready: this.#state === 'ready',
-        exitMessage: this.#lastError?.code === McpErrorCode.MCP_SERVER_EXITED ? this.#lastError.message : undefined,
+        // The crash that ended this call, even if a failed restart has replaced lastError since.
+        exitMessage: this.#lastCrash === crashBefore ? undefined : this.#lastCrash?.message,
       });
+    } finally {
+      this.#inFlight -= 1;
     }
   }
 
