@@ -1,8 +1,9 @@
 // Finalisation (lossless-JSON check and deep freeze) against JSON.stringify of the same value.
 import { freezeJson } from '@deepseek-ai/dsh-core';
+import { recordRatio } from '../../../scripts/bench/report.mjs';
 import { ns, pairedSync } from './timing.mjs';
 
-function compare(label, make, copies, report) {
+function compare(label, make, copies) {
   const rounds = 9;
   const forStringify = Array.from({ length: copies }, make);
   // Fresh copies for every round, because finalisation freezes what it checks.
@@ -17,16 +18,16 @@ function compare(label, make, copies, report) {
     rounds,
   );
   console.log(`${label}: JSON.stringify ${ns(result.baseline)}, finalise ${ns(result.candidate)}`);
-  report(`finalise ${label} vs JSON.stringify`, result.ratio, 2);
+  return recordRatio({ pkg: 'core', label: `finalise ${label} vs JSON.stringify`, ratio: result.ratio, target: 2 });
 }
 
-export async function finalisation(report) {
+export async function finalisation() {
   const big = 'x'.repeat(1 << 20);
-  compare('1 MB string', () => ({ output: `${big}` }), 5, report);
-  compare(
+  const string = compare('1 MB string', () => ({ output: `${big}` }), 5);
+  const rows = compare(
     '20,000-object result',
     () => ({ rows: Array.from({ length: 20_000 }, (_, i) => ({ id: i, name: `row ${i}`, ok: i % 2 === 0 })) }),
     2,
-    report,
   );
+  return string && rows;
 }

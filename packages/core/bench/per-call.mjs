@@ -1,67 +1,99 @@
-// Per-call cost of the whole pipeline against tapable's AsyncSeriesWaterfallHook.
+// Per-call cost of the whole pipeline against tapable's AsyncSeriesWaterfallHook, and what each
+// stage adds to it, all measured in one run.
 import { createHost, defineTool, z } from '@deepseek-ai/dsh-core';
 import tapable from 'tapable';
-import { ns, paired } from './timing.mjs';
+import { recordRatio } from '../../../scripts/bench/report.mjs';
+import { interleaved, ns } from './timing.mjs';
 
 const body = (args) => ({ echoed: args.text });
 const args = { text: 'hello' };
+// What a model sends: the arguments as JSON text, which core parses losslessly.
+const argsText = JSON.stringify(args);
+// An edit's worth of text (640 characters, quotes and newlines escaped), as a model sends an edit call.
+const editText = JSON.stringify({ text: 'const a = "x";\n'.repeat(40) });
+// The log keeps 64 events in the ratio runs, as in the earlier turns' bench: a default log's
+// 10,000 events slow the collector for tapable as much as for core (the breakdown shows it).
+const small = { retainEvents: 64 };
+const ten = 10;
+const everything = { pre: ten, execute: ten, post: ten, result: ten, guards: 3 };
 
-function host(taps) {
-  const h = createHost({ session: 'bench', defaultDecision: 'allow', retainEvents: 64 });
+/**
+ * A host with the echo tool and no-op taps on the points `taps` names, plus abstaining guards.
+ * Default options otherwise: the session log keeps its default 10,000 events, as a real session's does.
+ */
+function host(options = {}, { pre = 0, execute = 0, post = 0, result = 0, guards = 0 } = {}) {
+  const h = createHost({ session: 'bench', defaultDecision: 'allow', ...options });
   h.tools.register(defineTool({ name: 'echo', description: 'Echo.', input: z.object({ text: z.string() }), execute: body }));
-  for (let i = 0; i < taps; i++) {
-    h.hooks.preExecute.tap(`pre-${i}`, () => undefined);
-    h.hooks.execute.tap(`exec-${i}`, (_ctx, next) => next());
-    h.hooks.postExecute.tap(`post-${i}`, () => undefined);
-    h.hooks.result.tap(`result-${i}`, () => undefined);
-  }
+  for (let i = 0; i < pre; i++) h.hooks.preExecute.tap(`pre-${i}`, () => undefined);
+  for (let i = 0; i < execute; i++) h.hooks.execute.tap(`exec-${i}`, (_ctx, next) => next());
+  for (let i = 0; i < post; i++) h.hooks.postExecute.tap(`post-${i}`, () => undefined);
+  for (let i = 0; i < result; i++) h.hooks.result.tap(`result-${i}`, () => undefined);
+  for (let i = 0; i < guards; i++) h.guards.register({ id: `guard-${i}`, check: () => 'abstain' });
   return h;
 }
 
-export async function perCall(report) {
-  // The baseline of issue 2 (about 1.9 µs on its machine): ten promise taps, as an async
-  // waterfall hook's taps are. The same hook with synchronous taps is printed for reference.
+/** One single-call step per invocation. */
+const callsOf = (h, sent, stepOptions) => (i) => h.runStep({ calls: [{ id: `c${i}`, name: 'echo', args: sent }] }, stepOptions);
+
+export async function perCall() {
+  // The baseline of issue 2: ten promise taps, as an async waterfall hook's taps are, then the body.
   const hook = new tapable.AsyncSeriesWaterfallHook(['args']);
-  for (let i = 0; i < 10; i++) hook.tapPromise(`tap-${i}`, async () => undefined);
-  const syncHook = new tapable.AsyncSeriesWaterfallHook(['args']);
-  for (let i = 0; i < 10; i++) syncHook.tap(`tap-${i}`, () => undefined);
+  for (let i = 0; i < ten; i++) hook.tapPromise(`tap-${i}`, async () => undefined);
+  const tapableCall = async () => body(await hook.promise(args));
 
-  const full = host(10);
-  for (let i = 0; i < 3; i++) full.guards.register({ id: `guard-${i}`, check: () => 'abstain' });
-  const empty = host(0);
-  const step = (i) => ({ calls: [{ id: `c${i}`, name: 'echo', args }] });
+  // The ratios: the full composition, each host alone with tapable in its run, with the
+  // arguments as an object, as small JSON text and as an edit's JSON text.
+  const object = await interleaved([tapableCall, callsOf(host(small, everything), args)]);
+  const text = await interleaved([tapableCall, callsOf(host(small, everything), argsText)]);
+  const edit = await interleaved([tapableCall, callsOf(host(small, everything), editText)]);
+  console.log(`tapable waterfall, 10 promise taps + body: ${ns(object.medians[0])}`);
+  console.log(
+    `dsh, 10 taps on each of 4 points + 3 guards: ${ns(object.medians[1])} with object args, ${ns(text.medians[1])} with small JSON text, ${ns(edit.medians[1])} with an edit's JSON text`,
+  );
 
-  const main = await paired(
-    async () => body(await hook.promise(args)),
-    (i) => full.runStep(step(i)),
+  // The breakdown: each row adds one stage to the row above; all rows share one interleaved run.
+  // Every log keeps 64 events here: ten default logs would tax the collector for every row.
+  const rows = [
+    ['the bare body', async () => body(args)],
+    ['core, no taps, object args', callsOf(host(small), args)],
+    ['+ arguments as small JSON text', callsOf(host(small), argsText)],
+    ['+ 10 pre-execute taps', callsOf(host(small, { pre: ten }), argsText)],
+    ['+ 10 execute taps', callsOf(host(small, { pre: ten, execute: ten }), argsText)],
+    ['+ 10 post-execute taps', callsOf(host(small, { pre: ten, execute: ten, post: ten }), argsText)],
+    ['+ 10 result observers', callsOf(host(small, { pre: ten, execute: ten, post: ten, result: ten }), argsText)],
+    ['+ 3 guards (the full composition)', callsOf(host(small, everything), argsText)],
+    ["  the same with an edit's JSON text", callsOf(host(small, everything), editText)],
+  ];
+  const breakdown = await interleaved(
+    rows.map(([, fn]) => fn),
+    { ops: 4_000, rounds: 11 },
   );
-  const sync = await paired(
-    async () => body(await syncHook.promise(args)),
-    (i) => full.runStep(step(i)),
-    { rounds: 5 },
-  );
-  const bare = await paired(
-    async () => body(args),
-    (i) => empty.runStep(step(i)),
-    { rounds: 5 },
+  console.log('per stage (median per call; "adds" is the difference to the row above, so noise can make it negative):');
+  rows.forEach(([label], i) => {
+    const own = breakdown.medians[i];
+    const added = i === 0 ? '' : `adds ${ns(own - breakdown.medians[i - 1]).padStart(9)}`;
+    console.log(`  ${label.padEnd(44)} ${ns(own).padStart(9)}  ${added}`);
+  });
+
+  // The default log keeps 10,000 events: every one of them survives into the old generation.
+  const log = await interleaved([tapableCall, callsOf(host({}, everything), argsText)], { rounds: 9 });
+  console.log(
+    `(the full composition with the default log: ${ns(log.medians[1])}, ${log.ratios[1].toFixed(2)}x tapable, which itself slows to ${ns(log.medians[0])} beside it)`,
   );
 
   // Agents pass a step signal (the user's stop button): what following it adds to a bare call.
-  const controller = new AbortController();
-  const signalled = await paired(
-    (i) => empty.runStep(step(i)),
-    (i) => empty.runStep(step(i), { signal: controller.signal }),
-    { rounds: 5 },
+  const empty = host({ retainEvents: 64 });
+  const signalled = await interleaved([callsOf(empty, args), callsOf(empty, args, { signal: new AbortController().signal })], {
+    rounds: 7,
+  });
+  console.log(
+    `(a call with no taps under a step signal: ${ns(signalled.medians[1])}, ${signalled.ratios[1].toFixed(2)}x one without, ${ns(signalled.medians[0])})`,
   );
 
-  console.log(
-    `tapable waterfall, 10 promise taps + body: ${ns(main.baseline)}; dsh, 10 taps on each of 4 points + 3 guards: ${ns(main.candidate)}`,
-  );
-  console.log(
-    `(reference: against 10 sync taps ${sync.ratio.toFixed(1)}x; dsh with no taps is ${bare.ratio.toFixed(1)}x the bare body, ${ns(bare.candidate)})`,
-  );
-  console.log(
-    `(reference: a call with no taps under a step signal ${ns(signalled.candidate)}, ${signalled.ratio.toFixed(2)}x one without, ${ns(signalled.baseline)})`,
-  );
-  report('per-call pipeline vs tapable waterfall + body', main.ratio, 3);
+  const label = (sent) => `per-call pipeline, 10 taps x 4 points + 3 guards, ${sent}, vs tapable waterfall + body`;
+  return [
+    recordRatio({ pkg: 'core', label: label('object args'), ratio: object.ratios[1], target: 2.5 }),
+    recordRatio({ pkg: 'core', label: label('small JSON text args'), ratio: text.ratios[1], target: 2.5 }),
+    recordRatio({ pkg: 'core', label: label("an edit's JSON text args"), ratio: edit.ratios[1], target: 2.5 }),
+  ].every(Boolean);
 }

@@ -3,7 +3,8 @@ import type { CallRun } from './call-run.js';
 import { ErrorCode, messageOf } from './errors.js';
 import type { GuardVerdict } from './guards.js';
 import type { Args, Decision, PreExecuteState, PreExecuteTap, PreExecuteUpdate } from './hooks.js';
-import { andThen, isPromiseLike, type MaybePromise, withDeadline } from './internal/deadline.js';
+import { approxSize } from './internal/approx-size.js';
+import { isPromiseLike, type MaybePromise, withDeadline } from './internal/deadline.js';
 import { runSeries, type SeriesSteps } from './internal/series.js';
 import { deepFreeze, findProtoKey, parseJsonExact } from './json.js';
 import { deniedOutcome, errorOutcome } from './outcome.js';
@@ -23,7 +24,11 @@ export function announce(rt: Runtime, run: CallRun): boolean | Promise<boolean> 
       : agent === undefined
         ? { name: run.identity.name, args: run.sent, parent: run.parent.id }
         : { name: run.identity.name, args: run.sent, parent: run.parent.id, agent };
-  const durable = rt.log.append('tool/call', data, { call: run.identity.id, token: run.identity.token });
+  // Arguments sent as JSON text (as models send them) are measured by their length, not walked.
+  const sent = run.sent;
+  let bytes = 20 + run.identity.name.length + (typeof sent === 'string' ? sent.length + 2 : approxSize(sent));
+  if (run.parent !== undefined) bytes += 12 + run.parent.id.length + (agent === undefined ? 0 : 30 + agent.id.length + agent.type.length);
+  const durable = rt.log.append('tool/call', data, run.identity, bytes);
   if (durable === undefined) return true;
   return durable.then((error) => {
     if (error === undefined) return true;
@@ -108,6 +113,8 @@ function protoKeyMessage(path: string): string {
   return `refused: an own "__proto__" key at ${path} (a copy of these arguments would get a new prototype); rename the key`;
 }
 
+const defaultDenial = 'denied by the host default decision';
+
 const decisions: ReadonlySet<unknown> = new Set<Decision>(['allow', 'deny', 'ask']);
 
 /**
@@ -118,9 +125,22 @@ const decisions: ReadonlySet<unknown> = new Set<Decision>(['allow', 'deny', 'ask
 export function preExecute(rt: Runtime, run: CallRun): MaybePromise<Decision | undefined> {
   const tool = run.tool;
   if (tool === undefined) return undefined;
+  const taps = rt.hooks.preExecute.taps;
+  // No tap: the host's default decides, with nothing to rewrite, remember or record.
+  if (taps.length === 0) {
+    if (rt.defaultDecision !== 'deny') return rt.defaultDecision;
+    run.outcome = deniedOutcome('pre-execute', ErrorCode.PRE_EXECUTE_DENIED, defaultDenial);
+    return undefined;
+  }
   const series = new PreExecuteSeries(rt, run, tool);
-  const ran = runSeries(rt.hooks.preExecute.taps, series);
-  return andThen(ran, () => (run.outcome === undefined ? concludePreExecute(rt, run, tool, series.state, series.rewrittenBy) : undefined));
+  const ran = runSeries(taps, series);
+  // Synchronous taps conclude at once, with no closure or promise made for it.
+  if (isPromiseLike(ran)) return ran.then(() => concludeSeries(rt, run, tool, series));
+  return concludeSeries(rt, run, tool, series);
+}
+
+function concludeSeries(rt: Runtime, run: CallRun, tool: AnyToolDefinition, series: PreExecuteSeries): Decision | undefined {
+  return run.outcome === undefined ? concludePreExecute(rt, run, tool, series.state, series.rewrittenBy) : undefined;
 }
 
 /** The waterfall's state and what it does with each tap's answer: one object per call, not a closure per step. */
@@ -204,8 +224,7 @@ function concludePreExecute(
   rewrittenBy: string | undefined,
 ): Decision | undefined {
   if (state.decision === 'deny') {
-    const reason =
-      state.reason ?? (state.decidedBy === undefined ? 'denied by the host default decision' : `denied by "${state.decidedBy}"`);
+    const reason = state.reason ?? (state.decidedBy === undefined ? defaultDenial : `denied by "${state.decidedBy}"`);
     run.outcome = deniedOutcome('pre-execute', ErrorCode.PRE_EXECUTE_DENIED, reason, state.decidedBy);
     return undefined;
   }

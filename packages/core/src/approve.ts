@@ -16,7 +16,7 @@ export function requestApproval(rt: Runtime, run: CallRun): number {
   };
   if (run.askReason !== undefined) data.reason = run.askReason;
   if (run.askBy !== undefined) data.by = run.askBy;
-  rt.log.append('approval/request', data, { call: run.identity.id, token: run.identity.token });
+  rt.log.append('approval/request', data, run.identity);
   return Date.now();
 }
 
@@ -33,7 +33,7 @@ export function logAnswer(
   const data: { -readonly [K in keyof Answer]: Answer[K] } = { answer, source, elapsedMs: Math.max(0, Date.now() - startedAt) };
   if (message !== undefined) data.message = message;
   if (grant !== undefined) data.grant = grant;
-  rt.log.append('approval/answer', data, { call: run.identity.id, token: run.identity.token });
+  rt.log.append('approval/answer', data, run.identity);
 }
 
 /** The provider's answers that deny: the code and the reason when the provider gave no message. */

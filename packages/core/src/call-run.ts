@@ -31,6 +31,9 @@ export interface CallRun {
   askBy: string | undefined;
   /** Set as soon as a stage decides the call will not dispatch. */
   outcome: Outcome | undefined;
+  /** The outcome finalisation last produced, and its estimated size as JSON (for the log's byte bound). */
+  final: Outcome | undefined;
+  finalBytes: number;
   /** True once the `tool/result` event is logged: a late settlement is logged after it. */
   committed: boolean;
   /** A late settlement waiting for the `tool/result`; `null` once one was logged (one per call). */
@@ -55,6 +58,8 @@ export function newCallRun(identity: CallIdentity, sent: unknown, parent: CallRu
     askReason: undefined,
     askBy: undefined,
     outcome: undefined,
+    final: undefined,
+    finalBytes: 0,
     committed: false,
     late: undefined,
     context: [],

@@ -1,8 +1,10 @@
 import type { CallRun } from './call-run.js';
 import { ErrorCode, messageOf } from './errors.js';
+import type { EventData } from './events.js';
 import { finalise } from './finalise.js';
 import type { PostExecuteState, PostExecuteTap, PostExecuteVerdict } from './hooks.js';
-import { andThen, isPromiseLike, type MaybePromise, withDeadline } from './internal/deadline.js';
+import { approxSize } from './internal/approx-size.js';
+import { isPromiseLike, type MaybePromise, withDeadline } from './internal/deadline.js';
 import { runSeries, type SeriesSteps } from './internal/series.js';
 import type { JsonValue } from './json.js';
 import { logLateSettlement } from './late-settlement.js';
@@ -26,7 +28,8 @@ export function postExecute(rt: Runtime, run: CallRun, outcome: Outcome): MaybeP
   const taps = rt.hooks.postExecute.taps;
   if (taps.length === 0) return outcome;
   const series = new PostExecuteSeries(rt, run, outcome);
-  return andThen(runSeries(taps, series), () => series.current);
+  const ran = runSeries(taps, series);
+  return isPromiseLike(ran) ? ran.then(() => series.current) : series.current;
 }
 
 /** The waterfall's outcome and what it does with each verdict: one object per call, not a closure per step. */
@@ -121,6 +124,9 @@ export function finaliseAndObserve(rt: Runtime, run: CallRun, outcome: Outcome):
     rt.diagnostics.record('ERROR_DATA_DROPPED', `tool:${run.identity.name}`, finalised.dropped, run.identity.id);
   }
   const frozen = finalised.outcome;
+  // The walk that checked the outcome measured it: the log's byte bound needs no second walk.
+  run.final = frozen;
+  run.finalBytes = finalised.bytes;
   const observers = rt.hooks.result.taps;
   if (observers.length === 0) return frozen;
   const info = Object.freeze({ call: run.identity, tool: run.tool, session: rt.session, args: run.args });
@@ -153,11 +159,16 @@ export function finaliseAndObserve(rt: Runtime, run: CallRun, outcome: Outcome):
 /** Stages 13 and 14: the one `tool/result` event, then the completed card. */
 export function commit(rt: Runtime, run: CallRun, outcome: Outcome): void | Promise<void> {
   const { identity } = run;
-  const data =
-    run.originalArgs === undefined
-      ? { name: identity.name, outcome }
-      : { name: identity.name, outcome, args: run.args as JsonValue, originalArgs: run.originalArgs as JsonValue };
-  rt.log.append('tool/result', data, { call: identity.id, token: identity.token });
+  const measured = run.final === outcome;
+  let data: EventData<'tool/result'>;
+  let bytes = measured ? 32 + identity.name.length + run.finalBytes : undefined;
+  if (run.originalArgs === undefined) {
+    data = { name: identity.name, outcome };
+  } else {
+    data = { name: identity.name, outcome, args: run.args as JsonValue, originalArgs: run.originalArgs as JsonValue };
+    if (bytes !== undefined) bytes += approxSize(run.args) + approxSize(run.originalArgs);
+  }
+  rt.log.append('tool/result', data, identity, bytes);
   run.committed = true;
   if (run.late) logLateSettlement(rt, run, run.late);
   return showCompleted(rt, run, outcome);

@@ -50,7 +50,8 @@ export function dispatch(rt: Runtime, run: CallRun, tool: AnyToolDefinition): Ma
       (error: unknown) => tapFailed(tap.name, error),
     );
   };
-  const result = step(0, run.cancellation);
+  // Without taps the body is the whole chain: no step closure, no context to share.
+  const result = taps.length === 0 ? runBody(rt, run, tool, run.cancellation) : step(0, run.cancellation);
   // A synchronous chain has already settled: nothing to race, no deadline to arm.
   if (!isPromiseLike(result)) return result;
   const backstop = rt.limits.dispatchTimeoutMs;

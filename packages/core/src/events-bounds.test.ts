@@ -55,6 +55,21 @@ describe('the session log keeps a bounded memory (issue 15 item 7)', () => {
     expect(dropped.bytes).toBeGreaterThan(150_000);
   });
 
+  it('counts arguments sent as JSON text by their length, and outputs by the walk that finalised them', async () => {
+    const t = await createTestHost({ retainEventBytes: 50_000 });
+    t.host.tools.register(echoTool());
+    for (let i = 0; i < 10; i++) {
+      await t.host.runStep({ calls: [{ id: `text-${i}`, name: 'echo', args: JSON.stringify({ text: flatString(10_000, i) }) }] });
+    }
+    const list = t.host.events.list();
+    expect(list.length).toBeGreaterThanOrEqual(4);
+    expect(list.length).toBeLessThanOrEqual(5);
+    expect(list.at(-1)).toMatchObject({ type: 'tool/result', call: 'text-9' });
+    const dropped = t.host.events.dropped();
+    expect(dropped.events + list.length).toBe(20);
+    expect(dropped.bytes).toBeGreaterThan(150_000);
+  });
+
   it('keeps a single event larger than the byte bound (the newest always stays)', async () => {
     const t = await createTestHost({ retainEventBytes: 1000 });
     t.host.tools.register(echoTool());

@@ -16,7 +16,7 @@ import {
 import { approxSize } from './internal/approx-size.js';
 import { withDeadline } from './internal/deadline.js';
 import type { JsonValue } from './json.js';
-import type { Outcome } from './outcome.js';
+import type { CallIdentity, Outcome } from './outcome.js';
 
 /** One part of a step's additional context: which call, which tap, what text. */
 export interface ContextPart {
@@ -112,6 +112,9 @@ export interface EventLogOptions {
   readonly sinkTimeoutMs: number;
   readonly diagnostics: Diagnostics;
 }
+
+/** About what an event's envelope (seq, time, session, field names) adds to its data, as JSON. */
+const envelopeBytes = 64;
 
 const corePrefixes = ['tool/', 'context/', 'todo/', 'fs/', 'hook/', 'approval/'];
 
@@ -225,23 +228,27 @@ export class EventLog {
   /**
    * Appends an event. When a sink is attached, returns a promise that
    * settles with `undefined` once the sink holds the event, or with the
-   * error that kept it from doing so. Never throws.
+   * error that kept it from doing so. Never throws. `dataBytes` is the
+   * caller's estimate of the data's size as JSON when a walk it already made
+   * (a parse, a finalisation) knows it; without it the data is walked here.
    */
   append<T extends EventType>(
     type: T,
     data: EventData<T>,
-    ref?: { readonly call: string; readonly token: string },
+    call?: CallIdentity,
+    dataBytes?: number,
   ): Promise<Error | undefined> | undefined {
     this.#seq += 1;
     const at = this.#now();
     const event = Object.freeze(
-      ref === undefined
+      call === undefined
         ? { seq: this.#seq, at, session: this.session, type, data }
-        : { seq: this.#seq, at, session: this.session, type, call: ref.call, token: ref.token, data },
+        : { seq: this.#seq, at, session: this.session, type, call: call.id, token: call.token, data },
     ) as SessionEvent<T>;
     const any = event as unknown as AnySessionEvent;
-    this.#keep(any, 64 + type.length + (ref === undefined ? 0 : ref.call.length + ref.token.length) + approxSize(data));
-    if (this.#listeners.size > 0) this.#tell(any, ref?.call);
+    const envelope = envelopeBytes + type.length + (call === undefined ? 0 : call.id.length + call.token.length);
+    this.#keep(any, envelope + (dataBytes ?? approxSize(data)));
+    if (this.#listeners.size > 0) this.#tell(any, call?.id);
     return this.sink === undefined ? undefined : this.#write(any);
   }
 

@@ -1,5 +1,5 @@
 import { DshError, ErrorCode, messageOf } from './errors.js';
-import { freezeJson, type JsonValue } from './json.js';
+import { type JsonValue, measureAndFreezeJson } from './json.js';
 import { errorOutcome, type Outcome, type OutcomeError, type Stage } from './outcome.js';
 
 /**
@@ -22,40 +22,54 @@ export function outcomeFromThrown(stage: Stage, thrown: unknown, by?: string, fa
   return errorOutcome(stage, error.code, error.message, { by, data: error.data });
 }
 
+/** A finalised outcome, with its estimated size as JSON and, when error data was dropped, why. */
+export interface Finalised {
+  readonly outcome: Outcome;
+  /** About how many bytes the outcome takes as JSON, from the walk that checked it (for the session log's bounds). */
+  readonly bytes: number;
+  readonly dropped?: string;
+}
+
 /**
  * Stage 11: makes the outcome lossless JSON and deeply frozen. An `ok`
  * output that is not JSON becomes `INVALID_TOOL_OUTPUT` naming where; error
- * data that is not JSON is dropped (the error itself stands). Returns the
- * frozen outcome and, when something was dropped, why.
+ * data that is not JSON is dropped (the error itself stands). The walk that
+ * checks the output also measures it, so the log need not walk it again.
  */
-export function finalise(outcome: Outcome): { outcome: Outcome; dropped?: string } {
+export function finalise(outcome: Outcome): Finalised {
   if (outcome.status === 'ok') {
-    const problem = freezeJson(outcome.output);
-    if (problem !== undefined) {
-      return {
-        outcome: freezeOutcome(
-          errorOutcome('finalise', ErrorCode.INVALID_TOOL_OUTPUT, `the output is not JSON at ${problem.path}: ${problem.message}`, {
-            by: outcome.by,
-          }),
-        ),
-      };
+    const measured = measureAndFreezeJson(outcome.output);
+    if (typeof measured !== 'number') {
+      const invalid = freezeOutcome(
+        errorOutcome('finalise', ErrorCode.INVALID_TOOL_OUTPUT, `the output is not JSON at ${measured.path}: ${measured.message}`, {
+          by: outcome.by,
+        }),
+      );
+      return { outcome: invalid, bytes: envelopeBytes(invalid) };
     }
-    return { outcome: Object.isFrozen(outcome) ? outcome : Object.freeze(outcome) };
+    return { outcome: Object.isFrozen(outcome) ? outcome : Object.freeze(outcome), bytes: envelopeBytes(outcome) + measured };
   }
   if (outcome.status === 'error' && outcome.error.data !== undefined) {
-    const problem = freezeJson(outcome.error.data);
-    if (problem !== undefined) {
+    const measured = measureAndFreezeJson(outcome.error.data);
+    if (typeof measured !== 'number') {
       const { data: _dropped, ...error } = outcome.error;
-      return {
-        outcome: freezeOutcome({ ...outcome, error }),
-        dropped: `error data is not JSON at ${problem.path}: ${problem.message}`,
-      };
+      const kept = freezeOutcome({ ...outcome, error });
+      return { outcome: kept, bytes: envelopeBytes(kept), dropped: `error data is not JSON at ${measured.path}: ${measured.message}` };
     }
+    return { outcome: freezeOutcome(outcome), bytes: envelopeBytes(outcome) + measured };
   }
-  return { outcome: freezeOutcome(outcome) };
+  return { outcome: freezeOutcome(outcome), bytes: envelopeBytes(outcome) };
 }
 
 function freezeOutcome(outcome: Outcome): Outcome {
   if (outcome.status === 'error') Object.freeze(outcome.error);
   return Object.freeze(outcome);
+}
+
+/** The outcome's size as JSON without its output or error data: its short fields. */
+function envelopeBytes(outcome: Outcome): number {
+  let bytes = 40 + outcome.status.length + outcome.stage.length + (outcome.by?.length ?? 0);
+  if (outcome.status === 'error') bytes += outcome.error.code.length + outcome.error.message.length;
+  else if (outcome.status !== 'ok') bytes += outcome.code.length + outcome.reason.length;
+  return bytes;
 }

@@ -5,6 +5,7 @@ import { emitChecked } from './emit.js';
 import { DshError, ErrorCode, messageOf } from './errors.js';
 import type { EventDoc } from './event-docs.js';
 import { type AnySessionEvent, type DroppedEvents, type EventData, EventLog, type EventSink, type EventType } from './events.js';
+import { executeCall } from './execute-call.js';
 import { type GateHandler, GateRegistry, type GateType } from './gates.js';
 import { type Guard, type GuardHandle, GuardRegistry } from './guards.js';
 import { createHooks, type Hooks } from './hooks.js';
@@ -17,7 +18,7 @@ import type { Plugin } from './plugin.js';
 import { RegistrationScope } from './registration-scope.js';
 import { type ReservedToolName, ToolRegistry, type ToolSchema } from './registry.js';
 import type { ParentCall, Runtime } from './runtime.js';
-import { executeCall, runStep, type Step, type StepOptions, type StepResult } from './step.js';
+import { runStep, type Step, type StepOptions, type StepResult } from './step.js';
 import type { AnyToolDefinition, Dialect, SubCall } from './tool.js';
 
 /** `host.tools`: the registry and the way into the pipeline for a single call. */
@@ -161,11 +162,8 @@ export function createHost(options: HostOptions = {}): Host {
       registering = turn.catch(() => undefined);
       return turn;
     },
-    runStep: (step, stepOptions) =>
-      runStep(rt, step, stepOptions).catch((error: unknown) => ({
-        results: [],
-        error: { code: ErrorCode.INVALID_STEP, message: `the step could not run: ${messageOf(error)}` },
-      })),
+    // runStep never rejects: a step that cannot run at all resolves with its error.
+    runStep: (step, stepOptions) => runStep(rt, step, stepOptions),
     tools: Object.freeze({
       register: registry.register.bind(registry),
       registerReserved: registry.registerReserved.bind(registry),

@@ -1,5 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { deepFreeze, freezeJson, LosslessNumber, parseJsonExact } from './json.js';
+import { approxSize } from './internal/approx-size.js';
+import { deepFreeze, findProtoKey, freezeJson, LosslessNumber, measureAndFreezeJson, parseJsonExact } from './json.js';
 
 describe('parseJsonExact', () => {
   it('keeps integers above 2^53 exact as bigints and small numbers as numbers', () => {
@@ -85,5 +87,25 @@ describe('deepFreeze', () => {
     expect(Object.isFrozen(value.a.b)).toBe(true);
     expect(Object.isFrozen(date)).toBe(false);
     expect(deepFreeze(5)).toBe(5);
+  });
+});
+
+describe('measureAndFreezeJson', () => {
+  it('estimates on its one walk the size the session log would estimate by walking again', () => {
+    fc.assert(
+      fc.property(
+        fc.jsonValue().filter((v) => findProtoKey(v) === undefined),
+        (value) => {
+          const expected = approxSize(value);
+          expect(measureAndFreezeJson(value)).toBe(expected);
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it('answers the problem, not a size, for a value that is not JSON', () => {
+    expect(measureAndFreezeJson({ a: [1, () => 2] })).toEqual({ path: '$.a[1]', message: 'a function is not JSON' });
+    expect(measureAndFreezeJson(undefined)).toEqual({ path: '$', message: 'undefined is not JSON' });
   });
 });

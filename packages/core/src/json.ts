@@ -1,4 +1,5 @@
 import { isInteger, isLosslessNumber, isSafeNumber, LosslessNumber, parse } from 'lossless-json';
+import { needsLossless, parsePlainJson } from './internal/plain-json.js';
 
 /**
  * A value that survives a trip through JSON unchanged. Integers beyond 2^53
@@ -24,10 +25,13 @@ function exactNumber(text: string): number | bigint | LosslessNumber {
 /**
  * Parses JSON text without rounding: safe numbers become `number`, larger
  * integers `bigint`, over-precise decimals `LosslessNumber`.
- * Throws a `SyntaxError` for text that is not JSON.
+ * Throws a `SyntaxError` for text that is not JSON, and for an object that
+ * repeats a key with another value (`JSON.parse` would silently keep the last).
  */
 export function parseJsonExact(text: string): unknown {
-  return parse(text, null, exactNumber);
+  // Most arguments need no lossless parser: the native one gives the same value, several times faster.
+  const plain = parsePlainJson(text);
+  return plain === needsLossless ? parse(text, null, exactNumber) : plain;
 }
 
 /** Where a value stopped being JSON, and why. */
@@ -58,10 +62,36 @@ function pathOf(keys: readonly (string | number)[], base = '$'): string {
  * JSON; on a problem, the parts walked so far may already be frozen.
  */
 export function freezeJson(value: unknown): JsonProblem | undefined {
-  if (value === undefined) return { path: '$', message: 'undefined is not JSON' };
-  const found = walkJson(value, []);
-  return found === undefined ? undefined : { path: pathOf(found.keys.reverse()), message: found.message };
+  const measured = measureAndFreezeJson(value);
+  return typeof measured === 'number' ? undefined : measured;
 }
+
+// The walk's size estimate lives here, not in an object per walk: finalisation runs once per call.
+let walkedBytes = 0;
+
+/**
+ * {@link freezeJson} that also estimates, on the same walk, the value's size
+ * as JSON (strings by length, small fixed sizes for the rest, as the session
+ * log counts): the size when the value is JSON, else the problem.
+ */
+export function measureAndFreezeJson(value: unknown): number | JsonProblem {
+  if (value === undefined) return { path: '$', message: 'undefined is not JSON' };
+  walkedBytes = 0;
+  // One ancestors array serves every walk; a walk started inside another (from a proxy's trap) gets its own.
+  const ancestors = spareAncestors ?? [];
+  spareAncestors = undefined;
+  let found: Found | undefined;
+  try {
+    found = walkJson(value, ancestors);
+  } finally {
+    // A walk that completes pops all it pushed; truncating would drop the array's storage too.
+    if (ancestors.length > 0) ancestors.length = 0;
+    spareAncestors = ancestors;
+  }
+  return found === undefined ? walkedBytes : { path: pathOf(found.keys.reverse()), message: found.message };
+}
+
+let spareAncestors: object[] | undefined = [];
 
 /** A problem found by the walk; `keys` run from the problem outwards, filled in only on the way back up. */
 interface Found {
@@ -81,17 +111,22 @@ const maxDepth = 2000;
 function walkJson(v: unknown, ancestors: object[]): Found | undefined {
   switch (typeof v) {
     case 'string':
+      walkedBytes += v.length + 2;
+      return undefined;
     case 'boolean':
     case 'bigint':
+      walkedBytes += 8;
       return undefined;
     case 'number':
+      walkedBytes += 8;
       return Number.isFinite(v) ? undefined : found(`${v} is not a JSON number`);
     case 'object': {
-      if (v === null) return undefined;
-      if (isLosslessNumber(v)) {
-        Object.freeze(v);
+      if (v === null || isLosslessNumber(v)) {
+        walkedBytes += 8;
+        if (v !== null) Object.freeze(v);
         return undefined;
       }
+      walkedBytes += 2;
       const isArray = Array.isArray(v);
       if (!isArray) {
         const proto = Object.getPrototypeOf(v);
@@ -115,6 +150,7 @@ function walkJson(v: unknown, ancestors: object[]): Found | undefined {
 }
 
 function walkArray(v: readonly unknown[], ancestors: object[]): Found | undefined {
+  walkedBytes += v.length;
   for (let i = 0; i < v.length; i++) {
     const item = v[i];
     const problem = item === undefined ? found('undefined in an array is not JSON') : walkJson(item, ancestors);
@@ -130,6 +166,7 @@ function walkObject(v: Record<string, unknown>, ancestors: object[]): Found | un
   for (const key in v) {
     const item = v[key];
     if (item === undefined) continue;
+    walkedBytes += key.length + 4;
     const problem = walkJson(item, ancestors);
     if (problem !== undefined) {
       problem.keys.push(key);

@@ -31,5 +31,5 @@ export function lateSettlement(rt: Runtime, run: CallRun, late: DispatchOutcome,
 /** Logs the call's late settlement (after its `tool/result`), once. */
 export function logLateSettlement(rt: Runtime, run: CallRun, data: EventData<'tool/late-settlement'>): void {
   run.late = null;
-  rt.log.append('tool/late-settlement', data, { call: run.identity.id, token: run.identity.token });
+  rt.log.append('tool/late-settlement', data, run.identity);
 }

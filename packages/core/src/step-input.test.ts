@@ -12,6 +12,18 @@ describe('malformed steps and calls', () => {
     expect(t.host.events.list()).toEqual([]);
   });
 
+  it('resolves with INVALID_STEP, never rejects, when reading the step throws', async () => {
+    const t = await createTestHost();
+    const hostile = {
+      get calls(): never {
+        throw new Error('no calls for you');
+      },
+    } as unknown as Step;
+    const result = await t.host.runStep(hostile);
+    expect(result).toMatchObject({ results: [], error: { code: 'INVALID_STEP' } });
+    expect(result.error?.message).toContain('no calls for you');
+  });
+
   it('refuses every call of a step that shares an id with another, running none of them', async () => {
     const runs: string[] = [];
     const t = await createTestHost();

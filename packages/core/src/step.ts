@@ -1,19 +1,15 @@
-import { announce, checkGuards, parseSent, preExecute, validate } from './admit.js';
-import { approve } from './approve.js';
-import { type CallRun, newCallRun } from './call-run.js';
+import type { CallRun } from './call-run.js';
+import { abortedBeforeDispatch, admit, complete, internalError, safeCommit, startRun } from './call-stages.js';
 import type { AbortFollower } from './cancellation.js';
-import { commit, finaliseAndObserve, postExecute } from './complete.js';
 import { dispatch } from './dispatch.js';
 import { DshError, ErrorCode, messageOf } from './errors.js';
 import type { ContextPart } from './events.js';
-import type { Decision } from './hooks.js';
-import { andThen, isPromiseLike, type MaybePromise } from './internal/deadline.js';
+import { isPromiseLike, type MaybePromise } from './internal/deadline.js';
 import { Pool } from './internal/pool.js';
 import { followSignal } from './internal/signal-followers.js';
-import { type CallIdentity, errorOutcome, type Outcome, type OutcomeError } from './outcome.js';
+import { errorOutcome, type Outcome, type OutcomeError } from './outcome.js';
 import type { ParentCall, Runtime } from './runtime.js';
-import { showPending } from './show-cards.js';
-import type { AnyToolDefinition, SubCall } from './tool.js';
+import type { AnyToolDefinition } from './tool.js';
 
 /** One tool call as the model sent it. `args` is an object or the model's JSON text. */
 export interface StepCall {
@@ -61,65 +57,216 @@ export interface StepResult {
   readonly error?: OutcomeError;
 }
 
-/** Runs a step: policy stages in the model's order, bodies per the scheduling rules, results in order. */
-export async function runStep(rt: Runtime, step: Step, options?: StepOptions): Promise<StepResult> {
-  const calls = (step as { calls?: unknown } | null | undefined)?.calls;
-  if (!Array.isArray(calls)) {
-    return { results: [], error: { code: ErrorCode.INVALID_STEP, message: 'a step must be an object with a "calls" array' } };
+/**
+ * Runs a step: policy stages in the model's order, bodies per the scheduling
+ * rules, results in order. Never rejects: a step that could not run at all
+ * resolves with an `error`. While every stage answers synchronously the whole
+ * step runs in this call, and only the returned promise is allocated for it.
+ */
+export function runStep(rt: Runtime, step: Step, options?: StepOptions): Promise<StepResult> {
+  try {
+    const calls = (step as { calls?: unknown } | null | undefined)?.calls;
+    if (!Array.isArray(calls)) return Promise.resolve(stepError(ErrorCode.INVALID_STEP, 'a step must be an object with a "calls" array'));
+    if (calls.length === 0) return Promise.resolve(stepError(ErrorCode.EMPTY_STEP, 'the step has no calls'));
+    const parent = options?.parent;
+    const signal = eitherSignal(options?.signal, parent?.signal);
+    const runs: CallRun[] = new Array(calls.length);
+    for (let index = 0; index < calls.length; index++) runs[index] = startRun(rt, calls[index], index, parent);
+    markDuplicates(runs);
+    const result = new StepRun(rt, runs, signal).run();
+    return isPromiseLike(result) ? result : Promise.resolve(result);
+  } catch (error) {
+    return Promise.resolve(couldNotRun(error));
   }
-  if (calls.length === 0) {
-    return { results: [], error: { code: ErrorCode.EMPTY_STEP, message: 'the step has no calls' } };
-  }
-  const parent = options?.parent;
-  const signal = eitherSignal(options?.signal, parent?.signal);
-  const runs = calls.map((call: unknown, index) => startRun(rt, call, index, parent));
-  markDuplicates(runs);
-  const unlink = signal === undefined ? undefined : followStepSignal(runs, signal);
+}
 
-  const pool = new Pool(rt.limits.maxParallel);
-  const outcomes: Outcome[] = new Array(runs.length);
-  // Results commit in the model's order; while nothing is pending they commit at once.
-  let committing: Promise<void> | undefined;
-  const commitInOrder = (run: CallRun, index: number, completion: MaybePromise<Outcome>): void => {
-    if (committing === undefined && !isPromiseLike(completion)) {
-      outcomes[index] = completion;
-      const written = safeCommit(rt, run, completion);
-      if (isPromiseLike(written)) committing = written;
+function stepError(code: string, message: string): StepResult {
+  return { results: [], error: { code, message } };
+}
+
+function couldNotRun(error: unknown): StepResult {
+  return stepError(ErrorCode.INVALID_STEP, `the step could not run: ${messageOf(error)}`);
+}
+
+/** The step itself failed: it stops following its signal and resolves with the error. */
+function stopped(unlink: (() => void) | undefined, error: unknown): StepResult {
+  unlink?.();
+  return couldNotRun(error);
+}
+
+/**
+ * One step in progress: admits its calls one after another, starts their
+ * bodies, and commits their results in the model's order. A method waits
+ * (returns a promise) only when a stage did; one object per step, no closure per call.
+ */
+class StepRun {
+  readonly #rt: Runtime;
+  readonly #runs: readonly CallRun[];
+  readonly #signal: AbortSignal | undefined;
+  readonly #outcomes: Outcome[];
+  #next = 0;
+  /** How many calls have their outcome queued for commit: a failure after that point must not queue another. */
+  #queued = 0;
+  /** The chain of commits waiting for an earlier call's outcome; undefined while nothing waits. */
+  #committing: Promise<void> | undefined;
+  #pool: Pool | undefined;
+
+  constructor(rt: Runtime, runs: readonly CallRun[], signal: AbortSignal | undefined) {
+    this.#rt = rt;
+    this.#runs = runs;
+    this.#signal = signal;
+    this.#outcomes = new Array(runs.length);
+  }
+
+  /** Runs the step; a promise only when some stage waited. Never rejects. */
+  run(): MaybePromise<StepResult> {
+    const signal = this.#signal;
+    const unlink = signal === undefined ? undefined : followStepSignal(this.#runs, signal);
+    const admitted = this.#advance();
+    if (isPromiseLike(admitted))
+      return admitted.then(
+        () => this.#finish(unlink),
+        (error: unknown) => stopped(unlink, error),
+      );
+    return this.#finish(unlink);
+  }
+
+  /** Admits and starts calls from `#next` on; settles once every call is queued for commit. */
+  #advance(): MaybePromise<void> {
+    while (this.#next < this.#runs.length) {
+      const index = this.#next++;
+      const waiting = this.#admitAndStart(index);
+      if (waiting === undefined) continue;
+      // After the last call there is nothing more to admit: no further turn is needed.
+      return this.#next < this.#runs.length ? waiting.then(() => this.#advance()) : waiting;
+    }
+  }
+
+  /**
+   * Stages 1 to 8 of one call. Every promise made here handles its own
+   * rejection (a stage that threw), so the step waits on it without a further turn.
+   */
+  #admitAndStart(index: number): Promise<void> | undefined {
+    const run = this.#runs[index] as CallRun;
+    try {
+      const admitted = admit(this.#rt, run, this.#signal);
+      if (!isPromiseLike(admitted)) return this.#start(run, index);
+      return admitted.then(() => this.#start(run, index)).then(undefined, (error: unknown) => this.#failed(run, index, error));
+    } catch (error) {
+      this.#failed(run, index, error);
+      return undefined;
+    }
+  }
+
+  /**
+   * Dispatches an admitted call. Settles once the next call may be admitted:
+   * at once for a parallel body (it runs in the pool), after the body for any
+   * other (it runs alone).
+   */
+  #start(run: CallRun, index: number): Promise<void> | undefined {
+    const tool = run.tool;
+    if (run.outcome !== undefined || tool === undefined) {
+      this.#queue(run, index, complete(this.#rt, run, run.outcome ?? internalError('no tool')));
+      return undefined;
+    }
+    // The pool is made by the first parallel body: while there is none, nothing runs beside a call.
+    if (tool.parallel === true) this.#pool ??= new Pool(this.#rt.limits.maxParallel);
+    const room = tool.parallel === true ? this.#pool?.slot() : this.#pool?.drain();
+    if (room === undefined) return this.#dispatch(run, index, tool);
+    return room.then(() => this.#dispatch(run, index, tool)).then(undefined, (error: unknown) => this.#failed(run, index, error));
+  }
+
+  #dispatch(run: CallRun, index: number, tool: AnyToolDefinition): Promise<void> | undefined {
+    const rt = this.#rt;
+    if (this.#signal?.aborted) {
+      this.#queue(run, index, complete(rt, run, abortedBeforeDispatch()));
+      return undefined;
+    }
+    if (tool.parallel === true) {
+      const body = (this.#pool as Pool).run(async () => dispatch(rt, run, tool));
+      this.#queue(
+        run,
+        index,
+        body.then(
+          (outcome) => complete(rt, run, outcome),
+          (error: unknown) => complete(rt, run, internalError(messageOf(error))),
+        ),
+      );
+      return undefined;
+    }
+    const outcome = dispatch(rt, run, tool);
+    if (!isPromiseLike(outcome)) {
+      this.#queue(run, index, complete(rt, run, outcome));
+      return undefined;
+    }
+    return outcome.then(
+      (settled) => this.#queue(run, index, complete(rt, run, settled)),
+      (error: unknown) => this.#failed(run, index, error),
+    );
+  }
+
+  /** A stage threw: the call's result is the pipeline's error, unless its outcome was already queued. */
+  #failed(run: CallRun, index: number, error: unknown): void {
+    if (this.#queued > index) {
+      this.#rt.diagnostics.record('COMMIT_FAILED', 'step', messageOf(error), run.identity.id);
       return;
     }
-    committing = (committing ?? Promise.resolve()).then(async () => {
-      const outcome = await completion;
-      outcomes[index] = outcome;
-      await safeCommit(rt, run, outcome);
-    });
-  };
-  for (let index = 0; index < runs.length; index++) {
-    const run = runs[index] as CallRun;
-    let completion: MaybePromise<Outcome>;
-    try {
-      const admitted = admit(rt, run, signal);
-      if (isPromiseLike(admitted)) await admitted;
-      const started = start(rt, run, signal, pool);
-      completion = (isPromiseLike(started) ? await started : started).completion;
-    } catch (error) {
-      completion = complete(rt, run, internalError(messageOf(error)));
-    }
-    commitInOrder(run, index, completion);
+    this.#queue(run, index, complete(this.#rt, run, internalError(messageOf(error))));
   }
-  if (committing !== undefined) await committing;
-  unlink?.();
 
-  let context: ContextMessage | undefined;
-  if (runs.some((run) => run.context.length > 0)) {
-    const parts = runs.flatMap((run) => run.context);
-    context = Object.freeze({ text: parts.map((p) => p.text).join('\n\n'), parts: Object.freeze(parts) });
-    rt.log.append('context/message', context);
+  /** Results commit in the model's order; while nothing is pending they commit at once. */
+  #queue(run: CallRun, index: number, completion: MaybePromise<Outcome>): void {
+    this.#queued = index + 1;
+    if (this.#committing === undefined && !isPromiseLike(completion)) {
+      this.#outcomes[index] = completion;
+      const written = safeCommit(this.#rt, run, completion);
+      if (isPromiseLike(written)) this.#committing = written;
+      return;
+    }
+    this.#committing = (this.#committing ?? Promise.resolve()).then(async () => {
+      const outcome = await completion;
+      this.#outcomes[index] = outcome;
+      await safeCommit(this.#rt, run, outcome);
+    });
   }
-  if (rt.log.sink !== undefined) await rt.log.flush();
-  const results = runs.map((run, index) =>
-    Object.freeze({ id: run.identity.id, name: run.identity.name, outcome: outcomes[index] as Outcome }),
-  );
-  return context === undefined ? { results } : { results, context };
+
+  /** Once every result is committed: the context message, the sink's flush, the results. Never throws. */
+  #finish(unlink: (() => void) | undefined): MaybePromise<StepResult> {
+    const committing = this.#committing;
+    if (committing !== undefined) {
+      this.#committing = undefined;
+      return committing.then(
+        () => this.#finish(unlink),
+        (error: unknown) => stopped(unlink, error),
+      );
+    }
+    try {
+      unlink?.();
+      const result = this.#result();
+      if (this.#rt.log.sink === undefined) return result;
+      return this.#rt.log.flush().then(() => result, couldNotRun);
+    } catch (error) {
+      return stopped(unlink, error);
+    }
+  }
+
+  #result(): StepResult {
+    const runs = this.#runs;
+    let context: ContextMessage | undefined;
+    let hasContext = false;
+    for (const run of runs) hasContext ||= run.context.length > 0;
+    if (hasContext) {
+      const parts = runs.flatMap((run) => run.context);
+      context = Object.freeze({ text: parts.map((p) => p.text).join('\n\n'), parts: Object.freeze(parts) });
+      this.#rt.log.append('context/message', context);
+    }
+    const results: CallResult[] = new Array(runs.length);
+    for (let index = 0; index < runs.length; index++) {
+      const { identity } = runs[index] as CallRun;
+      results[index] = Object.freeze({ id: identity.id, name: identity.name, outcome: this.#outcomes[index] as Outcome });
+    }
+    return context === undefined ? { results } : { results, context };
+  }
 }
 
 /** One signal that aborts when either does. */
@@ -139,136 +286,6 @@ function followStepSignal(runs: readonly CallRun[], signal: AbortSignal): () => 
   return followSignal(signal, follower);
 }
 
-/** A call's completion, boxed so that awaiting the box does not await the completion. */
-interface Started {
-  readonly completion: MaybePromise<Outcome>;
-}
-
-/**
- * Dispatches an admitted call. Settles once the next call may be admitted:
- * at once for a parallel body (it runs in the pool), after the body for any
- * other (it runs alone).
- */
-function start(rt: Runtime, run: CallRun, signal: AbortSignal | undefined, pool: Pool): MaybePromise<Started> {
-  const tool = run.tool;
-  if (run.outcome !== undefined || tool === undefined) return { completion: complete(rt, run, run.outcome ?? internalError('no tool')) };
-  const room = tool.parallel === true ? pool.slot() : pool.drain();
-  if (room !== undefined) return room.then(() => dispatchAdmitted(rt, run, tool, signal, pool));
-  return dispatchAdmitted(rt, run, tool, signal, pool);
-}
-
-function dispatchAdmitted(
-  rt: Runtime,
-  run: CallRun,
-  tool: AnyToolDefinition,
-  signal: AbortSignal | undefined,
-  pool: Pool,
-): MaybePromise<Started> {
-  if (signal?.aborted) return { completion: complete(rt, run, abortedBeforeDispatch()) };
-  if (tool.parallel === true) {
-    const body = pool.run(async () => dispatch(rt, run, tool));
-    return { completion: body.then((outcome) => complete(rt, run, outcome)) };
-  }
-  const outcome = dispatch(rt, run, tool);
-  if (isPromiseLike(outcome)) return outcome.then((o) => ({ completion: complete(rt, run, o) }));
-  return { completion: complete(rt, run, outcome) };
-}
-
-/**
- * Stages 1 to 6 for one call; sets `run.outcome` when the call will not
- * dispatch. Each stage continues synchronously when the previous one
- * answered synchronously: no tick is spent on a call nothing waits for.
- */
-function admit(rt: Runtime, run: CallRun, signal: AbortSignal | undefined): MaybePromise<void> {
-  const recorded = announce(rt, run);
-  if (isPromiseLike(recorded)) return recorded.then((ok) => (ok ? present(rt, run, signal) : undefined));
-  return recorded ? present(rt, run, signal) : undefined;
-}
-
-function present(rt: Runtime, run: CallRun, signal: AbortSignal | undefined): MaybePromise<void> {
-  if (signal?.aborted && run.outcome === undefined) run.outcome = abortedBeforeDispatch();
-  if (run.outcome === undefined) parseSent(run);
-  run.tool = rt.tools.get(run.identity.name);
-  const shown = showPending(rt, run);
-  if (isPromiseLike(shown)) return shown.then(() => decide(rt, run, signal));
-  return decide(rt, run, signal);
-}
-
-function decide(rt: Runtime, run: CallRun, signal: AbortSignal | undefined): MaybePromise<void> {
-  if (run.outcome !== undefined) return;
-  validate(rt, run);
-  if (run.outcome !== undefined) return;
-  const decision = preExecute(rt, run);
-  if (isPromiseLike(decision)) return decision.then((d) => approveAndGuard(rt, run, signal, d));
-  return approveAndGuard(rt, run, signal, decision);
-}
-
-function approveAndGuard(rt: Runtime, run: CallRun, signal: AbortSignal | undefined, decision: Decision | undefined): MaybePromise<void> {
-  if (run.outcome !== undefined) return;
-  if (decision === 'ask') return approve(rt, run, signal).then((approved) => (approved ? guard(rt, run, signal) : undefined));
-  return guard(rt, run, signal);
-}
-
-function guard(rt: Runtime, run: CallRun, signal: AbortSignal | undefined): MaybePromise<void> {
-  if (signal?.aborted) {
-    run.outcome = abortedBeforeDispatch();
-    return;
-  }
-  const passed = checkGuards(rt, run);
-  if (isPromiseLike(passed)) return passed.then(() => undefined);
-}
-
-/** Stages 10 to 12. Never throws: a failure of the pipeline itself becomes the call's error. */
-function complete(rt: Runtime, run: CallRun, outcome: Outcome): MaybePromise<Outcome> {
-  const failed = (error: unknown): MaybePromise<Outcome> => finaliseAndObserve(rt, run, internalError(messageOf(error)));
-  try {
-    const done = andThen(postExecute(rt, run, outcome), (after) => finaliseAndObserve(rt, run, after));
-    return isPromiseLike(done) ? done.then(undefined, failed) : done;
-  } catch (error) {
-    return failed(error);
-  }
-}
-
-function safeCommit(rt: Runtime, run: CallRun, outcome: Outcome): MaybePromise<void> {
-  const failed = (error: unknown): void => rt.diagnostics.record('COMMIT_FAILED', 'step', messageOf(error), run.identity.id);
-  try {
-    const written = commit(rt, run, outcome);
-    return isPromiseLike(written) ? written.then(undefined, failed) : written;
-  } catch (error) {
-    failed(error);
-  }
-}
-
-function abortedBeforeDispatch(): Outcome {
-  return errorOutcome('step', ErrorCode.ABORTED_BEFORE_DISPATCH, 'the step was cancelled before this call started');
-}
-
-function internalError(message: string): Outcome {
-  return errorOutcome('step', ErrorCode.TOOL_FAILED, `the pipeline failed on this call: ${message}`);
-}
-
-/** Builds a call's record from whatever the caller passed; a malformed call gets `INVALID_CALL`. */
-function startRun(rt: Runtime, call: unknown, index: number, parent?: ParentCall): CallRun {
-  const c = (typeof call === 'object' && call !== null ? call : {}) as Record<string, unknown>;
-  const validId = typeof c.id === 'string' && c.id.length > 0;
-  const validName = typeof c.name === 'string' && c.name.length > 0;
-  const id = validId ? (c.id as string) : `#${index}`;
-  const name = validName ? (c.name as string) : String(c.name ?? '');
-  const token = parent?.token ?? rt.nextToken();
-  const agent = parent?.agent;
-  // A subagent's identity is copied and frozen: the caller's object cannot change it later.
-  const identity: CallIdentity = Object.freeze(
-    agent === undefined ? { id, name, token } : { id, name, token, agent: Object.freeze({ id: agent.id, type: agent.type }) },
-  );
-  const run = newCallRun(identity, c.args, parent === undefined ? undefined : { id: parent.id, signal: parent.signal });
-  if (!validId || !validName) {
-    run.outcome = errorOutcome('validate', ErrorCode.INVALID_CALL, `call ${index} needs a non-empty string "id" and "name"`);
-  } else if (c.args === undefined) {
-    run.outcome = errorOutcome('validate', ErrorCode.INVALID_ARGS, 'the call has no arguments; send an object, even an empty one');
-  }
-  return run;
-}
-
 /** Every call whose id another call of the step shares is refused: the model could not tell their results apart. */
 function markDuplicates(runs: readonly CallRun[]): void {
   if (runs.length < 2) return;
@@ -278,39 +295,5 @@ function markDuplicates(runs: readonly CallRun[]): void {
     if ((counts.get(run.identity.id) ?? 0) > 1 && run.outcome === undefined) {
       run.outcome = errorOutcome('validate', ErrorCode.DUPLICATE_CALL_ID, `another call in this step has the id "${run.identity.id}"`);
     }
-  }
-}
-
-/**
- * Runs one call through the whole pipeline outside a step (what `run_code`
- * uses). A sub-call carries its parent's token and follows its signal; its
- * additional context is dropped, as there is no step message to carry it.
- */
-export async function executeCall(rt: Runtime, call: SubCall, parent?: ParentCall): Promise<Outcome> {
-  const run = startRun(rt, call, 0, parent);
-  const signal = parent?.signal;
-  const unfollow = signal === undefined ? undefined : followSignal(signal, run.cancellation);
-  try {
-    let outcome: Outcome;
-    try {
-      await admit(rt, run, signal);
-      outcome = run.outcome ?? (run.tool === undefined ? internalError('no tool') : await dispatch(rt, run, run.tool));
-    } catch (error) {
-      outcome = internalError(messageOf(error));
-    }
-    const final = await complete(rt, run, outcome);
-    await safeCommit(rt, run, final);
-    if (run.context.length > 0) tellDroppedContext(rt, run, parent);
-    return final;
-  } finally {
-    unfollow?.();
-  }
-}
-
-function tellDroppedContext(rt: Runtime, run: CallRun, parent: ParentCall | undefined): void {
-  try {
-    parent?.onDroppedContext?.(Object.freeze([...run.context]));
-  } catch (error) {
-    rt.diagnostics.record('SUBSCRIBER_FAILED', 'parent:onDroppedContext', messageOf(error), run.identity.id);
   }
 }
