@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { definePlugin, defineTool, z } from '@deepseek-ai/dsh-core';
 import { createTestHost } from '@deepseek-ai/dsh-core/testing';
+import { recordRatio } from '../../../scripts/bench/report.mjs';
 import { hooksBridge } from '../dist/index.js';
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 30);
@@ -113,12 +114,20 @@ const matcherMs = (await median(perCall(matcherSkipped))) / callsPerRound;
 
 rmSync(dir, { recursive: true, force: true });
 console.log(`rounds: ${rounds} (medians)`);
-console.log(
-  `one matching hook vs the same spawn by hand: ${(bridged / manual).toFixed(2)}x (${bridged.toFixed(1)} ms vs ${manual.toFixed(1)} ms; target <= 1.2x)`,
-);
-console.log(
-  `five 100 ms hooks vs one: ${(fiveSlow / oneSlow).toFixed(2)}x (${fiveSlow.toFixed(1)} ms vs ${oneSlow.toFixed(1)} ms; target <= 1.3x)`,
-);
+recordRatio({
+  pkg: 'hooks-bridge',
+  label: 'one matching hook vs the same spawn by hand',
+  ratio: bridged / manual,
+  target: 1.2,
+  note: `(${bridged.toFixed(1)} ms vs ${manual.toFixed(1)} ms)`,
+});
+recordRatio({
+  pkg: 'hooks-bridge',
+  label: 'five 100 ms hooks vs one',
+  ratio: fiveSlow / oneSlow,
+  target: 1.3,
+  note: `(${fiveSlow.toFixed(1)} ms vs ${oneSlow.toFixed(1)} ms)`,
+});
 console.log(
   `a call whose hook its "if" skips vs one its matcher skips: ${(skippedMs / matcherMs).toFixed(2)}x (${(skippedMs * 1000).toFixed(1)} µs vs ${(matcherMs * 1000).toFixed(1)} µs per call)`,
 );

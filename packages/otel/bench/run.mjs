@@ -5,6 +5,7 @@ import { Cancellation, createHost, definePlugin, defineTool, z } from '@deepseek
 import { otel } from '@deepseek-ai/dsh-otel';
 import { retryPolicy } from '@deepseek-ai/dsh-retry-policy';
 import { timeoutPolicy } from '@deepseek-ai/dsh-timeout-policy';
+import { recordRatio } from '../../../scripts/bench/report.mjs';
 
 const budget = 1.15;
 const callsPerRound = 2_000;
@@ -51,7 +52,7 @@ for (let r = 0; r < rounds; r++) {
 const ratio = median(full) / median(bare);
 console.log(`bare pipeline:                       ${median(bare).toFixed(1)} µs/call (median of ${rounds} rounds of ${callsPerRound})`);
 console.log(`timeout + retry + otel (no SDK):     ${median(full).toFixed(1)} µs/call`);
-console.log(`ratio: ${ratio.toFixed(3)} (budget ${budget}) ${ratio <= budget ? 'OK' : 'OVER BUDGET'}`);
+recordRatio({ pkg: 'otel', label: 'timeout + retry + otel (no SDK) vs the bare pipeline', ratio, target: budget });
 
 // Where the cost goes: each plugin alone, and the mechanisms they are made of, each as a tap of its own.
 // One host per variant, rounds interleaved; the minimum of the rounds is the least disturbed figure.

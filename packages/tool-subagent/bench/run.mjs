@@ -12,6 +12,7 @@ import { performance } from 'node:perf_hooks';
 import { runAgent } from '@deepseek-ai/dsh-agent';
 import { createHost } from '@deepseek-ai/dsh-core';
 import { toolFs } from '@deepseek-ai/dsh-tool-fs';
+import { recordRatio } from '../../../scripts/bench/report.mjs';
 import { toolSubagent } from '../dist/index.js';
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 15);
@@ -86,6 +87,6 @@ console.log(`${calls} read calls in ${turns} turns, median of ${rounds} sessions
 for (const [k, [label]] of variants.entries()) {
   console.log(`  ${label.padEnd(24)} ${m[k].toFixed(1)} ms (${((m[k] / calls) * 1000).toFixed(1)} µs a call)`);
 }
-console.log(`  subagent / parent, both with a signal: ${(m[1] / m[0]).toFixed(3)}× (target ≤ 1.1×)`);
+recordRatio({ pkg: 'tool-subagent', label: 'subagent / parent, both with a signal', ratio: m[1] / m[0], target: 1.1 });
 console.log(`  subagent / parent, parent without one: ${(m[3] / m[2]).toFixed(3)}×`);
 rmSync(dir, { recursive: true, force: true });
