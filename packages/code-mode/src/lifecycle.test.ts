@@ -109,6 +109,21 @@ describe('run_code: the end of a run', () => {
     expect(output.calls.map((c) => c.status)).toEqual(['ok', 'ok', 'ok', 'refused', 'refused']);
   });
 
+  it('lists refused calls by name while the output can list them, and counts the rest', async () => {
+    const t = await codeHost({ maxCalls: 3 });
+    // Awaited and not: refusals past the listed hundred cross as a count, in one entry or over many.
+    const code =
+      'let refused = 0;\nfor (let i = 0; i < 150; i++) { try { await tools.add({ a: i, b: 0 }); } catch (e) { refused++; } }\n' +
+      'for (let i = 0; i < 100; i++) tools.echo({ value: i }).catch(() => refused++);\nawait Promise.resolve();\nreturn refused;';
+    const output = okOutput(await t.call('run_code', { code }, 'r'));
+    expect(output.result).toBe(247);
+    expect(output.calls).toHaveLength(100);
+    expect(output.calls.slice(0, 4).map((c) => `${c.name}:${c.status}`)).toEqual(['add:ok', 'add:ok', 'add:ok', 'add:refused']);
+    expect(output.calls[99]).toEqual({ id: 'r:code:99', name: 'add', status: 'refused', code: 'TOO_MANY_CALLS' });
+    expect(output.callsOmitted).toBe(150);
+    wellFormed(t);
+  });
+
   it('withholds a tool output longer than maxToolOutputChars from the program', async () => {
     const t = await codeHost({ maxToolOutputChars: 500 });
     const code =

@@ -1,3 +1,5 @@
+import { MAX_LISTED_CALLS } from '../output.js';
+
 /** What the bootstrap needs to know, injected as JSON. */
 export interface BootstrapConfig {
   readonly names: readonly string[];
@@ -5,7 +7,7 @@ export interface BootstrapConfig {
   readonly maxLogChars: number;
   readonly maxResultChars: number;
   readonly maxErrorChars: number;
-  /** Calls past this many are refused in the guest: they cross only as a name, and are not answered. */
+  /** Calls past this many are refused in the guest: the first ones cross as a name, the rest as a count. */
   readonly maxCalls: number;
 }
 
@@ -15,6 +17,31 @@ export const HOST_DONE = '__dsh_done';
 
 /** Separates the name and the arguments of a call, and one call from the next, in the outbox text. */
 export const OUTBOX_SEPARATOR = '\n';
+
+/**
+ * How the program ended, as the first argument of the `done` host function:
+ * a number, so that reading it needs no guest memory.
+ */
+export const DoneKind = { ok: 0, notJson: 1, threw: 2, outOfMemory: 3 } as const;
+
+/** Bytes of the ledger before the name numbers: the count of calls made, as a float64. */
+export const LEDGER_HEADER_BYTES = 8;
+
+/** Free bytes kept in the spare buffer beyond the ledger's size: room for the host's own calls into the engine. */
+const RESERVE_SLACK_BYTES = 64 * 1024;
+
+/**
+ * Calls the ledger names: every accepted call, and the refused ones the
+ * output may still list. Calls past that are refused and only counted.
+ */
+export function ledgerSlots(config: Pick<BootstrapConfig, 'maxCalls'>): number {
+  return Math.max(config.maxCalls, MAX_LISTED_CALLS);
+}
+
+/** Bytes of one name number in the ledger. */
+export function ledgerNameBytes(config: Pick<BootstrapConfig, 'names'>): 2 | 4 {
+  return config.names.length < 0xffff ? 2 : 4;
+}
 
 /**
  * The guest-side half of the bridge, evaluated in each fresh context before
@@ -35,15 +62,28 @@ export const OUTBOX_SEPARATOR = '\n';
  * directly (`text` is the output's JSON, or a `ToolCallError`'s). Crossing
  * once per entry instead of once per call is what keeps a sub-call cheap: a
  * host function call through quickjs-emscripten costs more than the rest of
- * the round trip. The end of the program hands over the outbox too, so the
- * host can tell calls made before the end from calls made after it.
+ * the round trip. A refused call past `maxCalls` is posted as its name only
+ * while the output may still list it, and then only counted: an entry with
+ * an empty name whose "arguments" are the count.
  *
- * The completion value is `[accept, run, describe, deliver, collect]` for the
- * host to hold: `accept` takes the compiled program, `describe` turns a thrown
- * value into JSON text (inside the guest, so its getters run under the
- * interrupt).
+ * The end of a run must not need guest memory, which may be exhausted: the
+ * program's end is reported with a number for its kind and the count of
+ * calls made before it (no text is read at the memory cap), and every call
+ * also writes its name's number into a ledger, an ArrayBuffer allocated
+ * before the program runs. When the outbox cannot be collected (the memory
+ * cap), the host releases a spare buffer of the same size, held only by its
+ * own handle, and copies the ledger out: every call the program made is then
+ * known by index and name without running guest code.
+ *
+ * The completion value is `[accept, run, describe, deliver, collect, ledger,
+ * spare]` for the host to hold: `accept` takes the compiled program,
+ * `describe` turns a thrown value into JSON text (inside the guest, so its
+ * getters run under the interrupt).
  */
 export function bootstrapSource(config: BootstrapConfig): string {
+  const slots = ledgerSlots(config);
+  const nameBytes = ledgerNameBytes(config);
+  const ledgerBytes = LEDGER_HEADER_BYTES + slots * nameBytes;
   return `(function (config) {
   'use strict';
   const g = globalThis;
@@ -55,9 +95,17 @@ export function bootstrapSource(config: BootstrapConfig): string {
   const promiseResolve = Promise.resolve.bind(Promise), promiseReject = Promise.reject.bind(Promise);
   const ErrorCtor = Error, TypeErrorCtor = TypeError, PromiseCtor = Promise, strIndexOf = String.prototype.indexOf;
   const join = Array.prototype.join, SEP = ${JSON.stringify(OUTBOX_SEPARATOR)};
-  const OOM = '{"name":"InternalError","message":"out of memory"}';
+  const OK = ${DoneKind.ok}, NOT_JSON = ${DoneKind.notJson}, THREW = ${DoneKind.threw}, OOM = ${DoneKind.outOfMemory};
+  const LISTED = ${MAX_LISTED_CALLS}, SLOTS = ${slots};
   const slice = (s, n) => (s.length > n ? apply(strSlice, s, [0, n]) : s);
   const replacer = (key, value) => (typeof value === 'bigint' ? toStr(value) : value);
+  // Allocated now, before the program can fill the memory: writing into them never allocates.
+  const ledger = new ArrayBuffer(${ledgerBytes});
+  const made = new Float64Array(ledger, 0, 1), nameAt = new ${nameBytes === 2 ? 'Uint16Array' : 'Uint32Array'}(ledger, ${LEDGER_HEADER_BYTES}, SLOTS);
+  // The memory cap. (QuickJS throws null when it cannot even allocate that error; a program may throw null
+  // too, so the host tells those apart by its memory.)
+  const InternalErrorCtor = InternalError;
+  const isOom = (e) => e instanceof InternalErrorCtor && e.message === 'out of memory';
 
   function describe(e) {
     try {
@@ -70,6 +118,7 @@ export function bootstrapSource(config: BootstrapConfig): string {
       }
       return stringify({ name: 'Thrown value', message: slice(show(e), config.maxErrorChars), stack: '' });
     } catch (inner) {
+      if (isOom(inner)) throw inner;
       return '{"name":"Error","message":"an error that could not be described was thrown","stack":""}';
     }
   }
@@ -89,6 +138,7 @@ export function bootstrapSource(config: BootstrapConfig): string {
         default: return toStr(value);
       }
     } catch (e) {
+      if (isOom(e)) throw e;
       try { return apply(objToString, value, []); } catch (e2) { return '[unprintable]'; }
     }
   }
@@ -126,7 +176,7 @@ export function bootstrapSource(config: BootstrapConfig): string {
   }
   // The outbox: the first call in a variable (the common case of one call per entry), any more in a
   // null-prototype array-like (no inherited setters to trip), joined natively when collected.
-  let outFirst = '', outMore, outCount = 0;
+  let outFirst = '', outMore, outCount = 0, uncounted = 0;
   function post(entry) {
     if (outCount === 1) {
       outMore = create(null);
@@ -137,6 +187,10 @@ export function bootstrapSource(config: BootstrapConfig): string {
     outCount++;
   }
   function collect() {
+    if (uncounted > 0) {
+      post(SEP + uncounted);
+      uncounted = 0;
+    }
     if (outCount === 0) return '';
     let text = outFirst;
     if (outCount > 1) {
@@ -150,11 +204,16 @@ export function bootstrapSource(config: BootstrapConfig): string {
   }
   const reject = (name, code, message) => promiseReject(new ToolCallError(name, 'error', code, 'tools.' + name + ': ' + message));
 
-  function invoke(name, args) {
-    if (nextIndex >= config.maxCalls) {
-      // Refused here, so a flood of calls costs the host only their names; the host counts them.
+  function invoke(name, number, args) {
+    const index = nextIndex;
+    if (index >= config.maxCalls) {
+      // Refused here, so a flood of calls costs the host only their count. Posted before it counts,
+      // like an accepted call: a post that fails to allocate must not shift the host's numbering.
+      if (index < LISTED) post(name + SEP);
+      else uncounted++;
       nextIndex++;
-      post(name + SEP);
+      made[0] = nextIndex;
+      if (index < SLOTS) nameAt[index] = number;
       return reject(name, 'TOO_MANY_CALLS', 'a program may make at most ' + config.maxCalls + ' tool calls');
     }
     let text;
@@ -168,6 +227,7 @@ export function bootstrapSource(config: BootstrapConfig): string {
         text = stringify(args, replacer);
       }
     } catch (e) {
+      if (isOom(e)) throw e;
       let why = 'an error';
       try { why = slice(toStr(e.message), 500); } catch (e2) {}
       return reject(name, 'ARGS_NOT_JSON', 'the arguments are not JSON: ' + why);
@@ -176,18 +236,28 @@ export function bootstrapSource(config: BootstrapConfig): string {
     if (text.length > config.maxArgsChars) {
       return reject(name, 'ARGS_TOO_LARGE', 'the arguments are ' + text.length + ' characters of JSON; the limit is ' + config.maxArgsChars);
     }
-    const index = nextIndex++;
-    post(name + SEP + text);
-    // Settled by deliver, or never: a call the host refuses or cancels after the end is not answered.
-    return new PromiseCtor((resolve, fail) => {
-      waiting[index] = { resolve, reject: fail };
+    // Everything that can fail to allocate comes before the call counts: a call either fully exists or not at all.
+    const entry = name + SEP + text;
+    let resolve, fail;
+    const promise = new PromiseCtor((res, rej) => {
+      resolve = res;
+      fail = rej;
     });
+    const pending = { resolve, reject: fail };
+    waiting[index] = pending;
+    post(entry);
+    nextIndex++;
+    made[0] = nextIndex;
+    nameAt[index] = number;
+    // Settled by deliver, or never: a call the host refuses or cancels after the end is not answered.
+    return promise;
   }
 
   const tools = create(null);
   for (let i = 0; i < config.names.length; i++) {
     const name = config.names[i];
-    const fn = (args) => invoke(name, args);
+    const number = i + 1;
+    const fn = (args) => invoke(name, number, args);
     defineProperty(fn, 'name', { value: name });
     tools[name] = freeze(fn);
   }
@@ -216,24 +286,35 @@ export function bootstrapSource(config: BootstrapConfig): string {
   function accept(fn) {
     program = fn;
   }
+  // Each end is reported with numbers only when the memory is exhausted: the host reads no string then.
   function finish(value) {
     try {
       let text;
       try {
         text = value === undefined ? 'null' : stringify(value, replacer);
       } catch (e) {
-        hostDone('not-json', describe(e), 0, dropped, collect());
+        if (isOom(e)) throw e;
+        hostDone(NOT_JSON, describe(e), 0, dropped, nextIndex);
         return;
       }
       if (typeof text !== 'string') text = 'null';
       const total = text.length;
-      hostDone('ok', slice(text, config.maxResultChars), total, dropped, collect());
+      hostDone(OK, slice(text, config.maxResultChars), total, dropped, nextIndex);
     } catch (e) {
-      hostDone('threw', OOM, 0, dropped, collect());
+      hostDone(OOM, '', 0, dropped, nextIndex);
     }
   }
   function failed(e) {
-    try { hostDone('threw', describe(e), 0, dropped, collect()); } catch (e2) { hostDone('threw', OOM, 0, dropped, collect()); }
+    if (isOom(e)) {
+      hostDone(OOM, '', 0, dropped, nextIndex);
+      return;
+    }
+    let text;
+    try { text = describe(e); } catch (e2) {
+      hostDone(OOM, '', 0, dropped, nextIndex);
+      return;
+    }
+    hostDone(THREW, text, 0, dropped, nextIndex);
   }
   function run() {
     if (started) return;
@@ -247,6 +328,6 @@ export function bootstrapSource(config: BootstrapConfig): string {
     }
     apply(then, promiseResolve(pending), [finish, failed]);
   }
-  return [accept, run, describe, deliver, collect];
+  return [accept, run, describe, deliver, collect, ledger, new ArrayBuffer(${ledgerBytes + RESERVE_SLACK_BYTES})];
 })(${JSON.stringify(config)})`;
 }

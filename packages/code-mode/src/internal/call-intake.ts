@@ -19,32 +19,65 @@ interface Limits {
  * in the order the program made them (as the bootstrap numbers them) and
  * checking each again on the host: the name against the callable set, the
  * call count (the guest refuses calls past `maxCalls` itself; they cross as a
- * name only, to be counted), the arguments' length. A refused call is answered at once;
- * calls taken once the run has ended are recorded as cancelled, unanswered.
+ * name, or past the listed ones as a count, only to be counted), the
+ * arguments' length. A refused call is answered at once; calls taken once
+ * the run has ended are recorded as cancelled, unanswered.
  */
 export class CallIntake {
   readonly #queue: SubCallQueue;
   readonly #callable: ReadonlySet<string>;
+  readonly #names: readonly string[];
   readonly #callId: string;
   readonly #limits: Limits;
   #nextIndex = 0;
 
-  constructor(queue: SubCallQueue, callable: ReadonlySet<string>, callId: string, limits: Limits) {
+  /** `names` are the callable names in the order the guest numbers them in its ledger. */
+  constructor(queue: SubCallQueue, names: readonly string[], callId: string, limits: Limits) {
     this.#queue = queue;
-    this.#callable = callable;
+    this.#callable = new Set(names);
+    this.#names = names;
     this.#callId = callId;
     this.#limits = limits;
   }
 
-  /** Takes the outbox text: `name\nargs` pairs joined by `\n` (JSON text never holds a raw newline). */
-  take(outbox: string, phase: IntakePhase): void {
+  /**
+   * Takes the outbox text: `name\nargs` pairs joined by `\n` (JSON text never
+   * holds a raw newline). An empty name counts refused calls that crossed as a
+   * number. Calls from `endIndex` on came after the program's end.
+   */
+  take(outbox: string, phase: IntakePhase, endIndex?: number): void {
     let at = 0;
     while (at < outbox.length) {
       const nameEnd = indexOrEnd(outbox, at);
       const argsEnd = indexOrEnd(outbox, nameEnd + 1);
-      this.#takeOne(outbox.slice(at, nameEnd), outbox.slice(nameEnd + 1, argsEnd), phase);
+      const name = outbox.slice(at, nameEnd);
+      const args = outbox.slice(nameEnd + 1, argsEnd);
+      if (name === '') this.#count(Number(args));
+      else this.#takeOne(name, args, this.#nextIndex >= (endIndex ?? Number.POSITIVE_INFINITY) ? 'ended' : phase);
       at = argsEnd + 1;
     }
+  }
+
+  /**
+   * Takes the calls the guest made but could not hand over (the memory cap),
+   * from its ledger: each is cancelled (or counted, when the guest refused
+   * it), by the name the ledger recorded for it.
+   */
+  takeLost(lost: { readonly made: number; readonly nameAt: ArrayLike<number> }, endIndex?: number): void {
+    const listedUpTo = Math.min(lost.made, lost.nameAt.length);
+    while (this.#nextIndex < listedUpTo) {
+      const name = this.#names[(lost.nameAt[this.#nextIndex] ?? 0) - 1] ?? '';
+      this.#takeOne(name, '', this.#nextIndex >= (endIndex ?? Number.POSITIVE_INFINITY) ? 'ended' : 'stopping');
+    }
+    // Past the ledger's names are only calls the guest refused (past maxCalls): they are counted.
+    if (lost.made > this.#nextIndex) this.#count(lost.made - this.#nextIndex);
+  }
+
+  /** Calls the guest refused and only counted. */
+  #count(calls: number): void {
+    if (!Number.isSafeInteger(calls) || calls <= 0) return;
+    this.#nextIndex += calls;
+    this.#queue.counted(this.#nextIndex);
   }
 
   #takeOne(sentName: string, args: string, phase: IntakePhase): void {

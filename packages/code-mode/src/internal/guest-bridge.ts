@@ -1,20 +1,41 @@
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime } from 'quickjs-emscripten-core';
 import { PROGRAM_FILE } from '../program-source.js';
-import { type BootstrapConfig, bootstrapSource, HOST_DONE, HOST_LOG } from './bootstrap.js';
+import {
+  type BootstrapConfig,
+  bootstrapSource,
+  DoneKind,
+  HOST_DONE,
+  HOST_LOG,
+  LEDGER_HEADER_BYTES,
+  ledgerNameBytes,
+  ledgerSlots,
+} from './bootstrap.js';
+import { type GuestStringMaker, guestStringMaker } from './guest-strings.js';
 import type { Sandbox } from './sandbox.js';
 
 /** How the program ended, as the guest reports it through its `done` host function. */
 export interface GuestDone {
-  /** `ok`, `not-json` or `threw`; `undefined` when the guest sent something else. */
-  readonly kind: string | undefined;
-  /** The result's JSON text (cut at `maxResultChars`), or the thrown value's description as JSON. */
+  /** One of {@link DoneKind}; `undefined` when the guest sent something else. */
+  readonly kind: number | undefined;
+  /** The result's JSON text (cut at `maxResultChars`), or the thrown value's description as JSON; '' at the memory cap. */
   readonly text: string;
   /** The full length of the result's JSON text. */
   readonly totalChars: number | undefined;
   /** Console lines the guest dropped once it knew the buffer was full. */
   readonly droppedLines: number | undefined;
-  /** The calls made before the end and not yet collected, as `collect()` would have returned them. */
-  readonly outbox: string;
+  /** How many calls the program had made when it ended (refused ones included). */
+  readonly made: number | undefined;
+}
+
+/**
+ * Every call a program made, read from the guest's ledger without running
+ * guest code: how many it made, and the number of each one's name (an index
+ * into the callable names plus one; 0 when unknown) for the first
+ * `ledgerSlots` of them.
+ */
+export interface Ledger {
+  readonly made: number;
+  readonly nameAt: Uint16Array | Uint32Array;
 }
 
 /** What the guest's host functions report to. Called while the guest runs: they must not call back into it. */
@@ -36,7 +57,12 @@ interface Entry {
   readonly describe: QuickJSHandle;
   readonly deliver: QuickJSHandle;
   readonly collect: QuickJSHandle;
+  readonly ledger: QuickJSHandle;
+  /** A buffer only this handle keeps alive: freeing it makes room to copy the ledger out at the memory cap. */
+  readonly spare: QuickJSHandle;
 }
+
+const ENTRY_KEYS = ['accept', 'run', 'describe', 'deliver', 'collect', 'ledger', 'spare'] as const;
 
 /**
  * The host side of the bridge to one sandbox: the two host functions, and the
@@ -50,13 +76,16 @@ export class GuestBridge {
   readonly #runtime: QuickJSRuntime;
   readonly #limits: Limits;
   readonly #listener: GuestListener;
+  readonly #newString: GuestStringMaker;
   #entry: Entry | undefined;
+  #config: BootstrapConfig | undefined;
 
   constructor(sandbox: Sandbox, limits: Limits, listener: GuestListener) {
     this.#context = sandbox.context;
     this.#runtime = sandbox.runtime;
     this.#limits = limits;
     this.#listener = listener;
+    this.#newString = guestStringMaker(sandbox.context);
   }
 
   /** Installs the host functions and evaluates the bootstrap. */
@@ -73,14 +102,9 @@ export class GuestBridge {
     }
     const entry = context.unwrapResult(context.evalCode(bootstrapSource(config), 'bootstrap.js'));
     try {
-      const [accept, run, describe, deliver, collect] = [0, 1, 2, 3, 4].map((i) => context.getProp(entry, i)) as [
-        QuickJSHandle,
-        QuickJSHandle,
-        QuickJSHandle,
-        QuickJSHandle,
-        QuickJSHandle,
-      ];
-      this.#entry = { accept, run, describe, deliver, collect };
+      const handles = Object.fromEntries(ENTRY_KEYS.map((key, i) => [key, context.getProp(entry, i)]));
+      this.#entry = handles as unknown as Entry;
+      this.#config = config;
     } finally {
       entry.dispose();
     }
@@ -121,7 +145,8 @@ export class GuestBridge {
   deliver(index: number, ok: boolean, text: string): void {
     const context = this.#context;
     const at = context.newNumber(index);
-    const answer = context.newString(text);
+    // JSON text: no raw NUL, which the fast path could not carry.
+    const answer = this.#newString(text);
     try {
       const flag = ok ? context.true : context.false;
       context.unwrapResult(context.callFunction(this.#entryOrThrow().deliver, context.undefined, at, flag, answer)).dispose();
@@ -160,12 +185,38 @@ export class GuestBridge {
     }
   }
 
+  /**
+   * Copies the ledger out of the guest. The copy is the one allocation this
+   * needs, and the spare buffer freed first is as large, so it works with
+   * the memory at its cap; no guest code runs. Throws when the bootstrap is
+   * not installed or the engine fails.
+   */
+  ledger(): Ledger {
+    const entry = this.#entryOrThrow();
+    const config = this.#config as BootstrapConfig;
+    if (entry.spare.alive) entry.spare.dispose();
+    const view = this.#context.getArrayBuffer(entry.ledger);
+    let bytes: Uint8Array;
+    try {
+      bytes = view.value.slice();
+    } finally {
+      view.dispose();
+    }
+    const made = new DataView(bytes.buffer).getFloat64(0, true);
+    const slots = ledgerSlots(config);
+    const nameAt =
+      ledgerNameBytes(config) === 2
+        ? new Uint16Array(bytes.buffer, LEDGER_HEADER_BYTES, slots)
+        : new Uint32Array(bytes.buffer, LEDGER_HEADER_BYTES, slots);
+    return { made: Number.isSafeInteger(made) && made >= 0 ? made : 0, nameAt };
+  }
+
   /** Releases the held handles (before the context is disposed). */
   dispose(): void {
     const entry = this.#entry;
     this.#entry = undefined;
     if (entry === undefined) return;
-    for (const handle of [entry.accept, entry.run, entry.describe, entry.deliver, entry.collect]) handle.dispose();
+    for (const key of ENTRY_KEYS) if (entry[key].alive) entry[key].dispose();
   }
 
   #entryOrThrow(): Entry {
@@ -180,15 +231,17 @@ export class GuestBridge {
     return full ? this.#context.true : this.#context.false;
   }
 
-  #onDone([kind, text, total, dropped, outbox]: (QuickJSHandle | undefined)[]): void {
+  #onDone([kind, text, total, dropped, made]: (QuickJSHandle | undefined)[]): void {
     const { maxResultChars, maxErrorChars } = this.#limits;
+    const doneKind = this.#readNumber(kind);
+    // At the memory cap the guest sends numbers only: reading a string copies it into guest memory.
+    const readText = doneKind !== DoneKind.outOfMemory;
     this.#listener.done({
-      kind: this.#readString(kind, 16),
-      text: this.#readString(text, maxResultChars + maxErrorChars * 2 + 1024) ?? '',
+      kind: doneKind,
+      text: readText ? (this.#readString(text, maxResultChars + maxErrorChars * 2 + 1024) ?? '') : '',
       totalChars: this.#readNumber(total),
       droppedLines: this.#readNumber(dropped),
-      // Bounded by the sandbox's memory; each call in it is checked when it is taken.
-      outbox: this.#readString(outbox, Number.POSITIVE_INFINITY) ?? '',
+      made: this.#readNumber(made),
     });
   }
 

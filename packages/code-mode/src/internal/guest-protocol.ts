@@ -33,12 +33,19 @@ export type GuestEnd = Exclude<ProgramEnd, { kind: 'timeout' | 'stalled' | 'abor
 /** What the worker reports after each message from the host that entered the guest. */
 export interface GuestReport {
   readonly t: 'report';
-  /** Calls the program made while it ran, as the bootstrap's outbox text. */
+  /** Calls the program made since the last report, as the bootstrap's outbox text. */
   readonly outbox: string;
   /** How the guest ended, when it did in this entry. */
   readonly end?: GuestEnd;
-  /** Calls made after the program had reported its end. */
-  readonly afterEnd?: string;
+  /** With an end the program reported itself: how many calls it had made by then. Later calls came after its end. */
+  readonly endIndex?: number;
+  /**
+   * Every call the program made, from the guest's ledger, when the outbox
+   * could not be collected (the memory cap): the calls past those the host
+   * has taken were made but never crossed. `nameAt[i]` is call i's index in
+   * the callable names plus one (0: unknown).
+   */
+  readonly lost?: { readonly made: number; readonly nameAt: Uint16Array | Uint32Array };
   /** Console lines dropped so far, once the log was full. */
   readonly dropped: number;
 }

@@ -1,3 +1,4 @@
+import { DoneKind } from './bootstrap.js';
 import { GuestBridge, type GuestDone } from './guest-bridge.js';
 import type { AnswerItem, GuestConfig, GuestEnd, GuestReport } from './guest-protocol.js';
 import { errorMessage as messageOf, parseGuestJson } from './guest-text.js';
@@ -21,8 +22,10 @@ export class GuestSession {
   readonly #logs: LogBuffer;
   readonly #config: GuestConfig;
   #end: GuestEnd | undefined;
-  /** Calls made before the guest reported its end, handed over with the end. */
-  #outboxAtEnd: string | undefined;
+  /** How many calls the program had made when it reported its end; later ones came after it. */
+  #endIndex: number | undefined;
+  /** The end was reported to the host: later reports carry only calls. */
+  #endReported = false;
   #dropped = 0;
   /** While the host collects calls, trusted bootstrap code with no loop runs: the interrupt must not cut it. */
   #collecting = false;
@@ -102,37 +105,55 @@ export class GuestSession {
   }
 
   /**
-   * The report of an entry: the calls made in it (before the end, when the
-   * program reported one), and those made after the program's end.
+   * The report of an entry: the calls made in it, and how the guest ended
+   * when it did. The end is read after the collection, which can itself hit
+   * the memory cap; at the cap the calls come from the ledger instead, which
+   * needs no guest memory.
    */
   #afterEntry(): GuestReport {
-    const end = this.#end;
-    const readable = end === undefined || (end.kind !== 'crashed' && end.kind !== 'out-of-memory');
-    const collected = readable ? this.#collect() : '';
-    if (end === undefined) return { t: 'report', outbox: collected, dropped: this.#dropped };
-    const atEnd = this.#outboxAtEnd;
-    if (atEnd === undefined) return { t: 'report', outbox: collected, end, dropped: this.#dropped };
-    return { t: 'report', outbox: atEnd, end, afterEnd: collected, dropped: this.#dropped };
+    const before = this.#end?.kind;
+    const collected = before === 'crashed' || before === 'out-of-memory' ? undefined : this.#collect();
+    const end = this.#endReported ? undefined : this.#end;
+    const lost = this.#end?.kind === 'out-of-memory' && collected === undefined ? this.#ledger() : undefined;
+    const report: { -readonly [K in keyof GuestReport]: GuestReport[K] } = { t: 'report', outbox: collected ?? '', dropped: this.#dropped };
+    if (end !== undefined) {
+      this.#endReported = true;
+      report.end = end;
+      if (this.#endIndex !== undefined) report.endIndex = this.#endIndex;
+    }
+    if (lost !== undefined) report.lost = lost;
+    return report;
   }
 
-  /** Takes the calls the program made since the last collection. */
-  #collect(): string {
+  /** Takes the calls the program made since the last collection; `undefined` when it failed (the run has ended then). */
+  #collect(): string | undefined {
     this.#collecting = true;
     try {
-      return this.#enter(() => this.#bridge.collect()) ?? '';
+      return this.#enter(() => this.#bridge.collect());
     } finally {
       this.#collecting = false;
     }
   }
 
+  /** The ledger of every call made, at the memory cap; `undefined` when even that fails (the calls are then lost). */
+  #ledger(): GuestReport['lost'] {
+    try {
+      const { made, nameAt } = this.#bridge.ledger();
+      return { made, nameAt: nameAt.slice(0, Math.min(made, nameAt.length)) };
+    } catch {
+      return undefined;
+    }
+  }
+
   #onDone(report: GuestDone): void {
     if (this.#end !== undefined) return;
-    this.#outboxAtEnd = report.outbox;
+    const made = report.made;
+    if (made !== undefined && Number.isSafeInteger(made) && made >= 0) this.#endIndex = made;
     this.#dropped += report.droppedLines !== undefined && Number.isSafeInteger(report.droppedLines) ? report.droppedLines : 0;
     const { kind, text } = report;
-    if (kind === 'ok') this.#halt({ kind: 'done', text, totalChars: Math.max(report.totalChars ?? text.length, text.length) });
-    else if (kind === 'not-json') this.#halt({ kind: 'not-json', error: text });
-    else if (this.#ranOutOfMemory(text)) this.#halt({ kind: 'out-of-memory' });
+    if (kind === DoneKind.ok) this.#halt({ kind: 'done', text, totalChars: Math.max(report.totalChars ?? text.length, text.length) });
+    else if (kind === DoneKind.notJson) this.#halt({ kind: 'not-json', error: text });
+    else if (kind === DoneKind.outOfMemory || this.#ranOutOfMemory(text)) this.#halt({ kind: 'out-of-memory' });
     else this.#halt({ kind: 'threw', error: text });
   }
 

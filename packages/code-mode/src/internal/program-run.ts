@@ -16,6 +16,12 @@ const STOP_GRACE_CPU_MS = 50;
 /** Wall time the same, for a worker the machine does not schedule (it computes nothing meanwhile). */
 const STOP_GRACE_WALL_MS = 2000;
 const STOP_POLL_MS = 10;
+/**
+ * How long answers may wait for the calls queued behind them, so that they
+ * cross to the guest together: long enough for a run of quick calls, short
+ * enough that a slow call does not hold back the answers before it.
+ */
+const BATCH_HOLD_MS = 2;
 
 /**
  * One `run_code` call's program, seen from the host. The guest runs in a
@@ -49,6 +55,9 @@ export class ProgramRun {
   #dropped = 0;
   #dataChars = 0;
   #stopTimer: ReturnType<typeof setTimeout> | undefined;
+  /** When the oldest held answer came, while answers wait for the calls queued behind them. */
+  #heldSince: number | undefined;
+  #holdTimer: ReturnType<typeof setTimeout> | undefined;
   #quiet: () => void = () => undefined;
 
   constructor(options: ResolvedCodeModeOptions, callable: ReadonlySet<string>, callId: string, port: SubCallPort) {
@@ -67,7 +76,7 @@ export class ProgramRun {
       admit: (job) => this.#admit(job),
       answer: (index, answer) => this.#answered(index, answer),
     });
-    this.#intake = new CallIntake(this.#queue, callable, callId, options);
+    this.#intake = new CallIntake(this.#queue, [...callable], callId, options);
   }
 
   /** Runs the program to its end and reports how it ended. Never throws. */
@@ -90,6 +99,7 @@ export class ProgramRun {
     } finally {
       clearTimeout(wallTimer);
       clearTimeout(this.#stopTimer);
+      clearTimeout(this.#holdTimer);
       this.#budget.close();
       outer.removeEventListener('abort', onAbort);
     }
@@ -145,9 +155,10 @@ export class ProgramRun {
     this.#dropped = report.dropped;
     this.#taking = true;
     try {
-      this.#intake.take(report.outbox, this.#end === undefined ? 'running' : 'stopping');
+      this.#intake.take(report.outbox, this.#end === undefined ? 'running' : 'stopping', report.endIndex);
       if (report.end !== undefined) this.#guestEnded(report.end);
-      if (report.afterEnd) this.#intake.take(report.afterEnd, 'ended');
+      // At the memory cap, the calls that could not cross: the run has ended, so they are cancelled.
+      if (report.lost !== undefined) this.#intake.takeLost(report.lost, report.endIndex);
     } finally {
       this.#taking = false;
     }
@@ -160,7 +171,12 @@ export class ProgramRun {
     else this.#halt(end);
   }
 
-  /** Sends the answers that arrived, or sees that the program waits on nothing. */
+  /**
+   * Sends the answers that arrived, or sees that the program waits on
+   * nothing. While more calls are queued (a `Promise.all`), answers are held
+   * for them, up to {@link BATCH_HOLD_MS}, and cross in one message: one
+   * round trip to the guest for the batch instead of one per call.
+   */
   #pump(): void {
     if (this.#busy || this.#taking) return;
     if (this.#end !== undefined) {
@@ -168,12 +184,30 @@ export class ProgramRun {
       return;
     }
     if (this.#answers.length > 0) {
+      if (this.#holding()) return;
       const items = this.#answers;
       this.#answers = [];
+      this.#heldSince = undefined;
+      clearTimeout(this.#holdTimer);
+      this.#holdTimer = undefined;
       this.#send({ t: 'answers', items });
       return;
     }
     if (this.#queue.idle) this.#halt({ kind: 'stalled' });
+  }
+
+  /** True while the answers wait for the calls queued behind them; a timer sends them when the hold is over. */
+  #holding(): boolean {
+    if (this.#queue.queued === 0) return false;
+    const now = performance.now();
+    this.#heldSince ??= now;
+    const left = this.#heldSince + BATCH_HOLD_MS - now;
+    if (left <= 0) return false;
+    this.#holdTimer ??= setTimeout(() => {
+      this.#holdTimer = undefined;
+      this.#pump();
+    }, Math.ceil(left));
+    return true;
   }
 
   /** Before each dispatch: the run's deadline and its cap on call data. False when the call must not run. */

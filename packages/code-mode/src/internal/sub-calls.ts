@@ -90,6 +90,11 @@ export class SubCallQueue {
     return !this.#draining && this.#queue.length === 0;
   }
 
+  /** Calls waiting behind the running one. */
+  get queued(): number {
+    return this.#queue.length;
+  }
+
   /** Queues a call; it starts once every earlier call has settled. */
   push(job: Job): void {
     this.#record(job, 'pending');
@@ -108,6 +113,11 @@ export class SubCallQueue {
     this.#record(job, 'refused', code);
     if (!answered)
       this.#hooks.answer(job.index, { ok: false, text: errorText(job.name, 'error', code, message, this.#limits.maxErrorChars) });
+  }
+
+  /** Counts calls up to `total` that the guest refused and sent only as a count (they are past the listed ones). */
+  counted(total: number): void {
+    this.#total = Math.max(this.#total, total);
   }
 
   /** Records and logs a call that arrived once the run had ended or was stopping; the program gets no answer. */
