@@ -24,9 +24,12 @@ describe('the dsh command line', () => {
     const missing = await runDsh(['replay'], { cwd: dir, home: dir });
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('which transcript?');
-    const tool = await runDsh(['hooks', 'check'], { cwd: dir, home: dir });
+    const tool = await runDsh(['hooks', 'check', '--expect', 'deny'], { cwd: dir, home: dir });
     expect(tool.code).toBe(2);
-    expect(tool.stderr).toContain('--tool NAME is required');
+    expect(tool.stderr).toContain('--expect needs --tool NAME');
+    const config = await runDsh(['config', 'list'], { cwd: dir, home: dir });
+    expect(config.code).toBe(2);
+    expect(config.stderr).toContain('did you mean "config check"?');
   });
 
   it('exits 3 naming the key when dsh.config.json has a bad plugin option', async () => {

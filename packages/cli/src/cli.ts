@@ -1,6 +1,7 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { DshError, messageOf } from '@deepseek-ai/dsh-core';
 import { runCatalog } from './commands/catalog.js';
+import { runConfigCheck } from './commands/config-check.js';
 import { runDemo } from './commands/demo.js';
 import { runHooksCheck } from './commands/hooks-check.js';
 import { runLog } from './commands/log.js';
@@ -44,6 +45,7 @@ const commandOptions: Readonly<Record<string, Options>> = {
     expect: { type: 'string' },
     json: { type: 'boolean' },
   },
+  'config check': { ...common, json: { type: 'boolean' } },
   catalog: { ...common, json: { type: 'boolean' } },
   'mcp list': { ...common, json: { type: 'boolean' } },
   log: { ...common, call: { type: 'string' }, json: { type: 'boolean' } },
@@ -98,6 +100,17 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<ExitCode> {
       throw new CliError(CliErrorCode.USAGE, `unknown command "hooks ${second}"; did you mean "hooks check"? (dsh --help)`);
     }
     command = 'hooks check';
+    rest = argv.slice(2);
+  }
+  if (first === 'config') {
+    if (second !== 'check') {
+      if (second === undefined || second === '--help' || second === '-h') {
+        io.stdout.write(commandHelp('config check') ?? '');
+        return ExitCode.OK;
+      }
+      throw new CliError(CliErrorCode.USAGE, `unknown command "config ${second}"; did you mean "config check"? (dsh --help)`);
+    }
+    command = 'config check';
     rest = argv.slice(2);
   }
   if (first === 'mcp') {
@@ -157,7 +170,19 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<ExitCode> {
     case 'hooks check': {
       noPositionals();
       const tool = str('tool');
-      if (tool === undefined) throw new CliError(CliErrorCode.USAGE, 'hooks check: --tool NAME is required (Bash, Edit, bash, …)');
+      if (tool === undefined) {
+        // Without a sample call: list the hook files read, the hooks found and the entries skipped.
+        for (const flagName of ['input', 'settings', 'expect']) {
+          if (str(flagName) !== undefined)
+            throw new CliError(CliErrorCode.USAGE, `hooks check: --${flagName} needs --tool NAME (Bash, Edit, bash, …)`);
+        }
+        return runConfigCheck(cio, {
+          json: flag('json'),
+          section: 'hooks',
+          ...(str('config') === undefined ? {} : { config: str('config') as string }),
+          ...(str('workspace') === undefined ? {} : { dir: str('workspace') as string }),
+        });
+      }
       const expect = str('expect');
       if (expect !== undefined && !['allow', 'deny', 'ask', 'none'].includes(expect)) {
         throw new CliError(CliErrorCode.USAGE, `hooks check: --expect must be allow, deny, ask or none, not "${expect}"`);
@@ -197,6 +222,15 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<ExitCode> {
         ...(str('model') === undefined ? {} : { model: str('model') as string }),
         ...(str('base-url') === undefined ? {} : { baseUrl: str('base-url') as string }),
         ...(str('log') === undefined ? {} : { log: str('log') as string }),
+        ...(str('config') === undefined ? {} : { config: str('config') as string }),
+      });
+    }
+    case 'config check': {
+      const [dir, extra] = positionals;
+      if (extra !== undefined) throw new CliError(CliErrorCode.USAGE, `config check: unexpected argument "${extra}"`);
+      return runConfigCheck(cio, {
+        json: flag('json'),
+        ...(dir === undefined ? {} : { dir }),
         ...(str('config') === undefined ? {} : { config: str('config') as string }),
       });
     }

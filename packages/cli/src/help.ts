@@ -51,11 +51,13 @@ Options:
 `,
   'hooks check': `Usage: dsh hooks check --tool NAME [--input JSON] [--settings FILE]
                       [--config FILE] [--workspace DIR] [--expect allow|deny|ask|none] [--json]
+       dsh hooks check [--workspace DIR] [--config FILE] [--json]
 
 Runs the hook configuration on one sample call and shows, for every hook, why it
 matched or did not; for each one that ran: command, stdin, exit code, stdout,
 stderr and the decision read from it; then the combined decision. Tool bodies
-never run.
+never run. Without --tool: lists the hook files looked at (read or missing),
+the hooks found and every entry skipped, with why (as dsh config check does).
 
 Options:
   --tool NAME           a dsh tool (bash, edit) or another agent's name (Bash, Edit)
@@ -65,6 +67,21 @@ Options:
                         paths are read as Gemini CLI and Copilot CLI files)
   --expect DECISION     exit 1 unless the combined decision is this (none: no hook decided)
   --json                machine-readable output
+`,
+  'config check': `Usage: dsh config check [DIR] [--config FILE] [--json]
+
+Lists, for a project folder (DIR, else the configuration's workspace, else the
+current directory), every file dsh reads and whether it was there: settings at
+each level (~/.claude/settings.json, .claude/settings.json,
+.claude/settings.local.json), hook files (.claude, .gemini, .github/hooks),
+skill folders and SKILL.md files, .claude/agents/*.md, .mcp.json; then every
+permission rule with its file and line, the hooks, skills, agents and MCP
+servers found, everything skipped and why (with the plugin's code), and every
+rule dsh reads differently from Claude Code, with the Claude Code version the
+difference refers to. Nothing runs: no tool, hook or MCP server.
+
+Options:
+  --json                machine-readable output (the whole report)
 `,
   log: `Usage: dsh log <session.jsonl> [--call ID] [--json] [--config FILE]
 
@@ -146,6 +163,8 @@ Commands:
   replay FILE   dry-run your policies on a recorded transcript or session log
   log FILE      read a session log: steps, cards, decisions, approvals, hooks
   hooks check   run your hook configuration on one sample call and explain it
+  config check  every file, rule, hook, skill and agent read, what was skipped,
+                and where dsh reads a rule differently from Claude Code
   mcp list      the MCP servers, their tools, and the rules and hooks that apply
   catalog       the tool schemas and event types of the configured plugins
 

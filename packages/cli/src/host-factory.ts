@@ -12,6 +12,7 @@ import {
 import type { McpPlugin } from '@deepseek-ai/dsh-mcp';
 import type { PermissionPrompt, PermissionsPlugin } from '@deepseek-ai/dsh-permissions';
 import { discoverSkills, type SkillCatalog, type SkillPlugin } from '@deepseek-ai/dsh-tool-skill';
+import type { SubagentPlugin } from '@deepseek-ai/dsh-tool-subagent';
 import type { DshConfig, PluginKey } from './config.js';
 import { CliError, CliErrorCode } from './errors.js';
 import { defaultsOf, factories, type PluginOptions, registrationOrder, skillDiscoveryKeys } from './plugin-factories.js';
@@ -53,6 +54,8 @@ export interface BuiltHost {
   readonly mcp: McpPlugin | undefined;
   /** The skill plugin, when configured: its catalog and `summary()` for the system prompt. */
   readonly skills: SkillPlugin | undefined;
+  /** The subagent plugin, when configured: its definitions and the problems met loading them. */
+  readonly subagents: SubagentPlugin | undefined;
   /** The plugins that were registered, by configuration key, in registration order. */
   readonly plugins: readonly PluginKey[];
   /**
@@ -140,6 +143,7 @@ export async function buildHost(setup: HostSetup): Promise<BuiltHost> {
     permissions: perms,
     mcp: mcpPlugin,
     skills: find('toolSkill') as SkillPlugin | undefined,
+    subagents: find('toolSubagent') as SubagentPlugin | undefined,
     plugins: made.map((m) => m.key),
     shutdown,
   };

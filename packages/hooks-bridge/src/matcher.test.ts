@@ -20,6 +20,10 @@ describe('Claude Code matchers', () => {
     expect(matches('my-tool', 'claude', names)).toEqual(['my-tool']);
     expect(matches('mcp__memory', 'claude', names)).toEqual([]);
   });
+  it('reads a Task matcher as the Agent tool, Task being its old name', () => {
+    expect(matches('Task', 'claude', ['Agent', 'Bash'])).toEqual(['Agent']);
+    expect(matches('Task|Bash', 'claude', ['Agent', 'Bash', 'Edit'])).toEqual(['Agent', 'Bash']);
+  });
   it('treats anything else as an unanchored regex', () => {
     expect(matches('Edit.*', 'claude', names)).toEqual(['Edit', 'NotebookEdit']);
     expect(matches('^mcp__memory__.*', 'claude', names)).toEqual(['mcp__memory__create']);

@@ -16,7 +16,8 @@ const exactNames = /^[A-Za-z0-9_\-\s,|]+$/;
 /**
  * Compiles a matcher as the dialect defines it.
  * Claude Code: `*`, empty or absent match all; letters, digits, `_`, `-`,
- * spaces, `,` and `|` only make an exact name or a list of them; anything
+ * spaces, `,` and `|` only make an exact name or a list of them (`Task`
+ * also names `Agent`, the subagent tool's name since Claude Code renamed it); anything
  * else is an unanchored JavaScript regex. Gemini CLI: an unanchored regex.
  * Copilot CLI: a regex anchored as `^(?:pattern)$`. An invalid regex is an
  * error, never a silent literal.
@@ -34,6 +35,8 @@ export function compileMatcher(text: unknown, dialect: HookDialect): CompiledMat
         .filter((n) => n !== ''),
     );
     if (names.size === 0) return { ok: true, matcher: everything };
+    // Claude Code renamed its subagent tool from Task to Agent and keeps Task as an alias.
+    if (names.has('Task')) names.add('Agent');
     return { ok: true, matcher: Object.freeze({ text, test: (name: string) => names.has(name) }) };
   }
   let regex: RegExp;

@@ -20,6 +20,12 @@ export const PermissionsErrorCode = {
   INVALID_GRANT: 'INVALID_GRANT',
   /** `bypassPermissions` was asked for but a settings file sets `disableBypassPermissionsMode`. */
   BYPASS_DISABLED: 'BYPASS_DISABLED',
+  /** A problem, not thrown: an allow rule with a wildcard tool name other than `mcp__<server>__*` is skipped, as Claude Code skips it. */
+  ALLOW_TOOL_WILDCARD_SKIPPED: 'ALLOW_TOOL_WILDCARD_SKIPPED',
+  /** A problem, not thrown: a path rule on a tool Claude Code never checks paths for (`Write(…)`, `Glob(…)`, `Grep(…)`); dsh applies it. */
+  PATH_RULE_NOT_CONSULTED: 'PATH_RULE_NOT_CONSULTED',
+  /** A problem, not thrown: an allow rule like `Edit(src/**)` that Claude Code matches at any depth; dsh allows it only from `cwd`. */
+  ALLOW_PATH_ANCHORED: 'ALLOW_PATH_ANCHORED',
   /** One `permissions()` instance was registered on a second host. */
   ALREADY_REGISTERED: 'ALREADY_REGISTERED',
   /** An API that needs the host was used before the plugin was registered. */

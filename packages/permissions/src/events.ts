@@ -50,5 +50,6 @@ export const permissionsEventSchemas = {
     file: z.string().optional(),
     line: z.number().int().optional(),
     rule: z.string().optional(),
+    difference: z.object({ claudeCode: z.string(), dsh: z.enum(['skipped', 'applied']) }).optional(),
   }),
 } as const;

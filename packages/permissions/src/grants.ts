@@ -3,7 +3,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { z } from '@deepseek-ai/dsh-core';
 import type { Anchors } from '@deepseek-ai/dsh-rules';
-import { RuleSet } from '@deepseek-ai/dsh-rules';
+import { RuleSet, skippedByClaude } from '@deepseek-ai/dsh-rules';
 import { PermissionsError, PermissionsErrorCode } from './errors.js';
 import { LockTimeout, withFileLock, writeAtomically } from './internal/file-lock.js';
 import { parseRule } from './rules.js';
@@ -147,7 +147,9 @@ export class GrantStore {
     if (rules.length === 0) throw new PermissionsError(PermissionsErrorCode.INVALID_GRANT, 'a grant needs at least one rule');
     for (const rule of rules) {
       try {
-        parseRule(rule);
+        if (skippedByClaude(parseRule(rule), 'allow')) {
+          throw new Error('an allow rule may hold a wildcard in its tool name only as "mcp__<server>__*"; it would allow nothing');
+        }
       } catch (error) {
         throw new PermissionsError(
           PermissionsErrorCode.INVALID_GRANT,

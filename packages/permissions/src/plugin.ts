@@ -174,8 +174,10 @@ export function permissions(options: PermissionsOptions = {}): PermissionsPlugin
       host = h;
       for (const [type, schema] of Object.entries(permissionsEventSchemas)) h.events.define(type, schema);
       await load();
-      if (o.strict === true && problems.length > 0) {
-        throw new PermissionsError(problems[0]?.code as PermissionsErrorCode, problems.map((p) => p.message).join('\n'));
+      // A rule dsh applies with a meaning other than Claude Code's is a warning; everything else fails a strict set-up.
+      const failing = problems.filter((p) => p.difference?.dsh !== 'applied');
+      if (o.strict === true && failing.length > 0) {
+        throw new PermissionsError(failing[0]?.code as PermissionsErrorCode, failing.map((p) => p.message).join('\n'));
       }
       h.hooks.preExecute.tap({ name: 'permissions', stage: o.stage ?? 100 }, (state, info) => {
         const prior =

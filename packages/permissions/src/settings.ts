@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import type { Anchors, RuleList, SourcedRule } from '@deepseek-ai/dsh-rules';
+import { type Anchors, claudeDifferences, type RuleList, type SourcedRule } from '@deepseek-ai/dsh-rules';
 import { type PermissionMode, permissionModes } from './decide.js';
 import { PermissionsError, PermissionsErrorCode } from './errors.js';
 import { jsonLines } from './internal/json-lines.js';
@@ -13,13 +13,23 @@ export interface PermissionRules {
   readonly ask?: readonly string[];
 }
 
-/** Something in the configuration that could not be used; the rest still applies. */
+/**
+ * Something in the configuration that could not be used, or a rule that
+ * dsh reads differently from Claude Code; the rest still applies.
+ */
 export interface PermissionProblem {
   readonly code: string;
   readonly message: string;
   readonly file?: string;
   readonly line?: number;
   readonly rule?: string;
+  /**
+   * For a rule whose meaning differs from Claude Code's (codes
+   * `ALLOW_TOOL_WILDCARD_SKIPPED`, `PATH_RULE_NOT_CONSULTED`,
+   * `ALLOW_PATH_ANCHORED`): the Claude Code version the difference refers
+   * to, and whether dsh skips the rule or applies it.
+   */
+  readonly difference?: { readonly claudeCode: string; readonly dsh: 'skipped' | 'applied' };
 }
 
 /** Everything read from settings files and options. */
@@ -158,7 +168,19 @@ function addRule(
   where: string,
 ): void {
   try {
-    rules.push(Object.freeze({ rule: parseRule(entry as string), list, origin: Object.freeze(origin) }));
+    const rule = parseRule(entry as string);
+    rules.push(Object.freeze({ rule, list, origin: Object.freeze(origin) }));
+    // Each rule Claude Code reads differently is reported once, where it is written; the rule set applies (or skips) it.
+    for (const d of claudeDifferences(rule, list)) {
+      problems.push({
+        code: d.code,
+        message: `${where}: ${d.message}`,
+        rule: rule.text,
+        ...(origin.file === undefined ? {} : { file: origin.file }),
+        ...(origin.line === undefined ? {} : { line: origin.line }),
+        difference: { claudeCode: d.claudeCode, dsh: d.dsh },
+      });
+    }
   } catch (error) {
     const message = `${where}: ${(error as Error).message}; the other rules still apply`;
     const problem: PermissionProblem = {

@@ -11,6 +11,7 @@
  *
  * @packageDocumentation
  */
+export { type ClaudeDifference, type ClaudeDifferenceCode, claudeDifferences, skippedByClaude } from './claude-differences.js';
 export { RulesError, RulesErrorCode } from './errors.js';
 export { type FrontMatter, type FrontMatterRepair, parseFrontMatter } from './front-matter.js';
 export { realOrSelf } from './internal/patterns.js';

@@ -91,6 +91,10 @@ function unreadableFor(rule: PermissionRule, subject: RuleSubject): string | und
       return subject.host === undefined ? 'the input has no "url" that parses' : undefined;
     case 'agent':
       return typeof input.subagent_type === 'string' ? undefined : 'the input has no "subagent_type"';
+    case 'skill':
+      return [input.skill, input.command, input.name].some((v) => typeof v === 'string' && v !== '')
+        ? undefined
+        : 'the input has no "skill"';
     case 'command':
       return 'the input has no "command"';
     default:

@@ -1,3 +1,4 @@
+import { relativeWithSlash, skippedByClaude } from './claude-differences.js';
 import { type CommandPattern, commandPattern, firstWord, pathPattern, simpleGlob } from './internal/patterns.js';
 import { kindOf, type PermissionRule, type RuleList } from './rule.js';
 import { RUNTIME_ARGUMENT, type ShellCommand } from './shell-split.js';
@@ -64,6 +65,11 @@ const shellOperators = /[;&|`\n]|\$\(/;
 /**
  * A compiled, indexed set of rules: for each call, the rules naming its tool
  * are found once per tool, and Bash rules are indexed by their first word.
+ * Rules are read as Claude Code reads them in their list: an allow rule
+ * with a wildcard tool name other than `mcp__<server>__*` is skipped; a
+ * `Read(path)` deny rule also denies editing that path; a relative deny or
+ * ask pattern with a slash (`Edit(docs/**)`) matches at any depth under the
+ * project, while the same allow rule matches from `cwd` only.
  */
 export class RuleSet {
   readonly rules: readonly SourcedRule[];
@@ -74,7 +80,9 @@ export class RuleSet {
   constructor(rules: readonly SourcedRule[], anchors: Anchors) {
     this.rules = Object.freeze(rules.slice());
     this.#anchors = anchors;
-    this.#compiled = this.rules.map((sourced, order) => compile(sourced, order, anchors));
+    this.#compiled = this.rules.flatMap((sourced, order) =>
+      skippedByClaude(sourced.rule, sourced.list) ? [] : [compile(sourced, order, anchors)],
+    );
   }
 
   /** The earliest rule of `list` that applies to the subject: any part of it (a command, a path) matching is enough. */
@@ -125,7 +133,7 @@ export class RuleSet {
     if (rules === undefined) {
       rules = { allow: emptyBucket(), deny: emptyBucket(), ask: emptyBucket() };
       for (const compiled of this.#compiled) {
-        if (!namesTool(compiled.sourced.rule, subject)) continue;
+        if (!namesTool(compiled.sourced.rule, subject) && !readDenyCoversEdit(compiled.sourced, subject)) continue;
         const c = asClaudeKind(compiled, subject, this.#anchors);
         const bucket = rules[c.sourced.list];
         if (c.whole) bucket.whole.push(c);
@@ -219,13 +227,26 @@ function specifierMatches(c: Compiled, subject: RuleSubject, mode: 'any' | 'all'
   const kind = c.sourced.rule.kind;
   if (kind === 'domain') return subject.host !== undefined && test(subject.host);
   if (kind === 'agent') return typeof subject.input.subagent_type === 'string' && test(subject.input.subagent_type);
+  if (kind === 'skill') {
+    const name = skillNameOf(subject.input);
+    return name !== undefined && test(name);
+  }
   return Object.values(subject.input).some((v) => typeof v === 'string' && test(v));
 }
 
-/** Whether a rule's tool name covers the subject's tool. */
+/** Claude Code renamed `Task` to `Agent` and keeps `Task` as an alias: a rule naming either names both. */
+const aliases: Readonly<Record<string, string>> = { Task: 'Agent', Agent: 'Task' };
+
+/**
+ * Whether a rule's tool name covers the subject's tool: by name (`Task` and
+ * `Agent` are one tool), by category (`Edit` every editing tool, `Read`
+ * every reading tool) or by MCP server.
+ */
 export function namesTool(rule: PermissionRule, subject: Pick<RuleSubject, 'tool' | 'ownName' | 'category'>): boolean {
   const name = rule.tool;
   if (name === subject.tool || name === subject.ownName) return true;
+  const alias = aliases[name];
+  if (alias !== undefined && (alias === subject.tool || alias === subject.ownName)) return true;
   if (name === 'Edit' && subject.category === 'edit') return true;
   if (name === 'Read' && subject.category === 'read') return true;
   if (!name.startsWith('mcp__')) return false;
@@ -236,6 +257,27 @@ export function namesTool(rule: PermissionRule, subject: Pick<RuleSubject, 'tool
     return name.indexOf('__', 5) === -1 && candidate.startsWith(`${name}__`);
   };
   return test(subject.tool) || test(subject.ownName);
+}
+
+/** A `Read(path)` deny rule also denies editing that path, as Claude Code does since 2.1.208 (Edit) and 2.1.228 (Write): what may not be read may not be overwritten either. */
+function readDenyCoversEdit(sourced: SourcedRule, subject: Pick<RuleSubject, 'category'>): boolean {
+  return sourced.list === 'deny' && sourced.rule.tool === 'Read' && sourced.rule.kind === 'path' && subject.category === 'edit';
+}
+
+/** The skill a `Skill` call loads, without the leading `/` older versions sent. */
+function skillNameOf(input: Readonly<Record<string, unknown>>): string | undefined {
+  const value = [input.skill, input.command, input.name].find((v): v is string => typeof v === 'string' && v !== '');
+  return value?.replace(/^\//, '');
+}
+
+/**
+ * A `Skill` specifier as a test on the skill's name: `deploy`, `deploy:*`
+ * and `deploy *` all name the skill `deploy`, with any arguments; `*`
+ * elsewhere is a glob over names (`deploy-*`).
+ */
+function skillPattern(specifier: string): (name: string) => boolean {
+  const base = specifier.replace(/(?::\*| \*)$/, '').trim();
+  return simpleGlob(base === '' ? '*' : base);
 }
 
 /**
@@ -264,8 +306,15 @@ function compile(sourced: SourcedRule, order: number, anchors: Anchors): Compile
         compound: shellOperators.test(specifier),
         redirects: specifier.includes('>'),
       };
-    case 'path':
-      return { sourced, order, whole: false, path: pathPattern(specifier, anchors) };
+    case 'path': {
+      const path = pathPattern(specifier, anchors);
+      if (sourced.list === 'allow' || !relativeWithSlash(specifier)) return { sourced, order, whole: false, path };
+      // Deny and ask: `docs/**` also matches `nested/docs/…` anywhere under the project, as Claude Code documents.
+      const anyDepth = pathPattern(`/**/${specifier}`, anchors);
+      return { sourced, order, whole: false, path: (absolute) => path(absolute) || anyDepth(absolute) };
+    }
+    case 'skill':
+      return { sourced, order, whole: false, value: skillPattern(specifier) };
     case 'domain':
       return { sourced, order, whole: false, value: simpleGlob(specifier.slice('domain:'.length).toLowerCase(), 'i') };
     default:

@@ -12,9 +12,11 @@ function defined(entries: Readonly<Record<string, unknown>>): Record<string, unk
 /**
  * `task` as Claude Code's `Agent` (formerly `Task`): `{ description, prompt,
  * subagent_type }`, the same field names. So hooks matching `Agent` and
- * rules like `Agent(reviewer)` apply to it (a matcher or rule written for
- * the old name `Task` does not). Claude's `model` argument has no
- * counterpart: a subagent's model comes from its definition.
+ * rules like `Agent(reviewer)` apply to it; permission rules (and hook `if`
+ * conditions) naming the old name, `Task(reviewer)`, apply too, because
+ * `@deepseek-ai/dsh-rules` reads `Task` as an alias of `Agent`, as Claude
+ * Code does. Claude's `model` argument has no counterpart: a subagent's
+ * model comes from its definition.
  */
 export const taskExternal: ExternalNames = {
   claude: {

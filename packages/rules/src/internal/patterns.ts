@@ -147,6 +147,8 @@ export function pathPattern(specifier: string, anchors: Anchors): (absolute: str
   if (dirOnly) pattern = pattern.replace(/\/+$/, '');
   if (pattern.includes('/')) anchored = true;
   if (pattern === '') pattern = '**';
+  // Parentheses are literal in gitignore patterns (Next.js route groups: `app/(auth)/**`); picomatch would read a group.
+  pattern = pattern.replace(/(?<!\\)[()]/g, '\\$&');
   const isMatch = picomatch(pattern, { dot: true, nocase: caseInsensitive });
   const bases = [...new Set([base, realOrSelf(base)])];
   // The literal directories an anchored pattern starts with: a path outside them is rejected without globbing.
