@@ -20,6 +20,7 @@ import { mayChangeDirectory } from './internal/directory-change.js';
 import { GitGuard, type PlantedGitDir } from './internal/git-guard.js';
 import { OutputCapture } from './internal/output-capture.js';
 import type { OutputDirectory } from './internal/output-dir.js';
+import { type LauncherPool, launcherCommand } from './internal/prepared-launchers.js';
 import { ProgressFeed } from './internal/progress-feed.js';
 import { type RunOutcome, runProcess, SpawnError, type StopCause } from './internal/run-process.js';
 import { inCgroups, shellScript } from './internal/shell.js';
@@ -61,6 +62,8 @@ export interface BashToolEnvironment {
   readonly limits: CgroupLimits;
   /** Per-call cgroups, where this host allows them. */
   readonly cgroups: CgroupFactory | undefined;
+  /** Launchers prepared in per-call cgroups ahead of the calls (with `cgroups`). */
+  readonly launchers: LauncherPool | undefined;
   /** The allow-listed host variables, read when the plugin registered. */
   readonly hostEnvironment: Readonly<Record<string, string>>;
   /** Tags every process of a call, for the escapee sweep. */
@@ -140,7 +143,6 @@ async function execute(env: BashToolEnvironment, shellIsBash: boolean, args: Bas
   };
   const marker = env.markers.next();
   const unsandboxed = isNoSandbox(provider);
-  const cgroup = callCgroup(env, unsandboxed, marker);
   const gitGuard = unsandboxed || options.sandbox.gitWritable ? undefined : new GitGuard(directory.roots);
   const feed = new ProgressFeed((update) => ctx.progress(update), options.progressIntervalMs, options.progressMaxChars);
   const capture = new OutputCapture({
@@ -152,14 +154,26 @@ async function execute(env: BashToolEnvironment, shellIsBash: boolean, args: Bas
 
   const processEnv = commandEnvironment(env.hostEnvironment, options.env.set, provider.environment?.(policy) ?? {}, marker);
   const reportDirectory = !shellIsBash || mayChangeDirectory(args.command, processEnv);
-  // Unsandboxed, the shell joins the cgroup itself; a sandbox's inside cannot write /sys, so a launcher joins it first.
-  const script = shellScript(args.command, reportDirectory, unsandboxed ? cgroup : undefined);
-  const wrapped = provider.wrap({ file: options.shell, args: ['-c', script] }, policy);
+  // A launcher prepared inside a fresh cgroup takes the kernel's migration off this call's path.
+  const prepared = provider.wrap({ file: options.shell, args: ['-c', shellScript(args.command, reportDirectory)] }, policy);
+  const viaLauncher = env.launchers === undefined ? undefined : launcherCommand(prepared, processEnv);
+  const launcher = viaLauncher === undefined ? undefined : env.launchers?.take(unsandboxed);
+  const cgroup = launcher?.cgroup ?? callCgroup(env, unsandboxed, marker);
+  // Without one: unsandboxed, the shell joins the cgroup itself; a sandbox's inside cannot write /sys, so a launcher joins it first.
+  const wrapped =
+    launcher !== undefined && viaLauncher !== undefined
+      ? viaLauncher
+      : cgroup === undefined
+        ? prepared
+        : unsandboxed
+          ? provider.wrap({ file: options.shell, args: ['-c', shellScript(args.command, reportDirectory, cgroup)] }, policy)
+          : inCgroups(cgroup.procsFiles, prepared);
   let run: RunOutcome;
   try {
     run = await runProcess({
-      command: cgroup === undefined || unsandboxed ? wrapped : inCgroups(cgroup.procsFiles, wrapped),
+      command: wrapped,
       cgroup,
+      launcher,
       cwd,
       env: processEnv,
       reportChannel: reportDirectory,

@@ -5,8 +5,9 @@ import { bashTool } from './bash-tool.js';
 import { allowedHostEnvironment } from './environment.js';
 import { BashErrorCode } from './errors.js';
 import { CallMarkers } from './internal/call-markers.js';
-import { CgroupFactory } from './internal/cgroups.js';
+import { CgroupFactory, cgroupName } from './internal/cgroups.js';
 import { OutputDirectory } from './internal/output-dir.js';
+import { LauncherPool } from './internal/prepared-launchers.js';
 import { envAllowList, parseToolBashOptions, type ResolvedToolBashOptions, type ToolBashOptions } from './options.js';
 import { bwrapSandbox } from './sandbox/bwrap.js';
 import { expandHome } from './sandbox/masks.js';
@@ -83,6 +84,8 @@ async function register(host: Host, pluginName: string, options: ResolvedToolBas
     if (!(DshError.isInstance(error) && error.code === ErrorCode.DUPLICATE_EVENT_TYPE)) throw error;
   }
   const hostEnvironment = allowedHostEnvironment(process.env, envAllowList(options));
+  const markers = new CallMarkers();
+  const cgroups = options.cgroups ? CgroupFactory.detect() : undefined;
   host.tools.register(
     bashTool({
       options,
@@ -92,9 +95,10 @@ async function register(host: Host, pluginName: string, options: ResolvedToolBas
       readOnlyPaths,
       denyReadPaths,
       limits,
-      cgroups: options.cgroups ? CgroupFactory.detect() : undefined,
+      cgroups,
+      launchers: cgroups === undefined ? undefined : new LauncherPool(cgroups, limits, () => cgroupName(markers.next())),
       hostEnvironment,
-      markers: new CallMarkers(),
+      markers,
     }),
   );
   host.hooks.preExecute.tap(`${pluginName}/sandbox`, selector.tap);

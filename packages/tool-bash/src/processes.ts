@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { parseStat, procScanCounts } from './internal/proc-scan.js';
 
 /** A live process, as `/proc` describes it. */
 export interface ProcessInfo {
@@ -73,23 +74,12 @@ export function killProcessesMatching(marker: string, signal: NodeJS.Signals = '
   return signalled;
 }
 
-/** The live (non-zombie) members of process group `pgid`; empty at once when the group is gone. */
-export function liveGroupMembers(pgid: number): number[] {
-  if (!groupMayExist(pgid)) return [];
-  if (!hasProc()) return [pgid];
-  const members: number[] = [];
-  for (const pid of pids()) {
-    if (processInfo(pid, undefined)?.pgid === pgid) members.push(pid);
-  }
-  return members;
-}
-
 /**
  * False when no process is left in group `pgid` (signal 0 answers ESRCH).
  * Checked after every command, so the error it throws is built without a
  * stack trace, which would cost more than the system call.
  */
-function groupMayExist(pgid: number): boolean {
+export function groupMayExist(pgid: number): boolean {
   const stackTraceLimit = Error.stackTraceLimit;
   Error.stackTraceLimit = 0;
   try {
@@ -130,6 +120,7 @@ function probeProc(): boolean {
 }
 
 function pids(): number[] {
+  procScanCounts.sync += 1;
   let entries: string[];
   try {
     entries = readdirSync('/proc');
@@ -158,13 +149,9 @@ interface RawInfo {
 /** Reads `/proc/<pid>/stat`; undefined for a zombie or a process already gone. */
 function processInfo(pid: number, rawCommand: Buffer | undefined): RawInfo | undefined {
   const stat = readProc(pid, 'stat')?.toString('latin1');
-  if (stat === undefined) return undefined;
-  // `pid (comm) state ppid pgrp …`; comm may itself contain spaces and parentheses.
-  const close = stat.lastIndexOf(')');
-  const fields = stat.slice(close + 2).split(' ');
-  const state = fields[0] ?? '?';
-  if (state === 'Z' || state === 'X') return undefined;
-  return { pid, ppid: Number(fields[1]), pgid: Number(fields[2]), state, rawCommand: rawCommand ?? Buffer.alloc(0) };
+  const parsed = stat === undefined ? undefined : parseStat(stat);
+  if (parsed === undefined) return undefined;
+  return { pid, ppid: parsed.ppid, pgid: parsed.pgid, state: parsed.state, rawCommand: rawCommand ?? Buffer.alloc(0) };
 }
 
 function publicInfo(raw: RawInfo): ProcessInfo {

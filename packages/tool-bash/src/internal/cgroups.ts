@@ -2,6 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { sendSignal } from '../processes.js';
 
 /** Limits a per-call cgroup may carry. */
 export interface CgroupLimits {
@@ -34,8 +36,13 @@ export interface CallCgroup {
   populated(): boolean;
   /** Kills every member at once (`cgroup.kill`); false where there is none. */
   kill(): boolean;
-  /** Removes the directories (retried later while a member is still dying). */
-  remove(): void;
+  /**
+   * Removes the directories. Anything still in them belongs to a call that is
+   * over, so it is killed first (`cgroup.kill`, or SIGKILL to each member of a
+   * v1 cgroup); resolves true once they are gone, false when a member outlived
+   * the wait (the removal is then retried in the background and at process exit).
+   */
+  release(): Promise<boolean>;
 }
 
 /**
@@ -138,7 +145,7 @@ export class CgroupFactory {
           return false;
         }
       },
-      remove: () => removeLater([...made].reverse(), 3),
+      release: () => releaseDirectories([...made].reverse()),
     };
   }
 }
@@ -193,7 +200,7 @@ function usable(dir: string | undefined, needsKill: boolean): string | undefined
     (!needsKill || existsSync(join(probe, 'cgroup.kill'))) &&
     spawnSync('/bin/sh', ['-c', 'echo 0 >"$1"', 'sh', join(probe, 'cgroup.procs')], { stdio: 'ignore', timeout: 10_000 }).status === 0;
   // The probe shell has exited; its cgroup may take a moment to empty.
-  if (!tryRemove(probe)) removeLater([probe], 3);
+  if (!tryRemove(probe)) void releaseDirectories([probe]);
   return ok ? dir : undefined;
 }
 
@@ -238,22 +245,73 @@ function tryRemove(dir: string): boolean {
   }
 }
 
-/** Directories whose removal failed while members were still being reaped; retried on the next call. */
+/** Directories whose removal failed while members were still dying: retried in the background and at process exit. */
 const pending = new Set<string>();
+/** How long `release` waits for the members it killed before it leaves the rest to the background retry. */
+const releaseWaitMs = 5_000;
+const releasePollMs = 10;
+let retryTimer: NodeJS.Timeout | undefined;
+let exitHook = false;
 
 function retryPending(): void {
   for (const dir of pending) if (tryRemove(dir)) pending.delete(dir);
 }
 
-/** Removes the directories, retrying a few times (and at the next call) while members are still being reaped. */
-function removeLater(dirs: readonly string[], tries: number): void {
-  const left = dirs.filter((dir) => {
-    if (tryRemove(dir)) {
-      pending.delete(dir);
+/** Kills whatever is left in one of our call cgroups (its call is over): at once with `cgroup.kill`, else member by member. */
+function killMembers(dir: string): void {
+  try {
+    writeFileSync(join(dir, 'cgroup.kill'), '1');
+    return;
+  } catch {
+    // cgroup v1 (or an old kernel): signal each member.
+  }
+  for (const pid of pidsIn(dir)) sendSignal(pid, 'SIGKILL');
+}
+
+/** Removes `dirs` (children first), killing members that are still there, and waits a bounded time for them. */
+export async function releaseDirectories(dirs: readonly string[]): Promise<boolean> {
+  const deadline = performance.now() + releaseWaitMs;
+  let left = [...dirs];
+  for (;;) {
+    left = left.filter((dir) => !tryRemove(dir));
+    for (const dir of dirs) if (!left.includes(dir)) pending.delete(dir);
+    if (left.length === 0) return true;
+    for (const dir of left) {
+      pending.add(dir);
+      killMembers(dir);
+    }
+    if (performance.now() >= deadline) {
+      keepRetrying();
       return false;
     }
-    pending.add(dir);
-    return true;
-  });
-  if (left.length > 0 && tries > 0) setTimeout(() => removeLater(left, tries - 1), 1_000).unref();
+    await sleep(releasePollMs);
+  }
+}
+
+/** While anything is pending: a retry each second (not keeping the process alive), and one last try at exit. */
+function keepRetrying(): void {
+  if (!exitHook) {
+    exitHook = true;
+    process.once('exit', releasePendingAtExit);
+  }
+  if (retryTimer !== undefined) return;
+  retryTimer = setInterval(() => {
+    for (const dir of pending) killMembers(dir);
+    retryPending();
+    if (pending.size === 0) {
+      clearInterval(retryTimer);
+      retryTimer = undefined;
+    }
+  }, 1_000);
+  retryTimer.unref();
+}
+
+/** At exit nothing asynchronous runs: kill, then retry the removal for a short, bounded while. */
+function releasePendingAtExit(): void {
+  const wait = new Int32Array(new SharedArrayBuffer(4));
+  for (let round = 0; round < 50 && pending.size > 0; round += 1) {
+    for (const dir of pending) killMembers(dir);
+    retryPending();
+    if (pending.size > 0) Atomics.wait(wait, 0, 0, 10);
+  }
 }

@@ -3,6 +3,7 @@ import type { Readable, Writable } from 'node:stream';
 import type { SandboxCommand } from '../sandbox/provider.js';
 import type { CallCgroup } from './cgroups.js';
 import type { OutputCapture } from './output-capture.js';
+import type { PreparedLauncher } from './prepared-launchers.js';
 import { leftovers, type ProcessTree, terminateTree } from './terminate.js';
 
 /** Why the tool stopped a command before it finished by itself. */
@@ -30,6 +31,8 @@ export interface RunRequest {
   readonly capture: OutputCapture;
   /** The call's cgroup, joined by its first process; removed once the call settles. */
   readonly cgroup?: CallCgroup | undefined;
+  /** A launcher already inside `cgroup` that runs the command instead of a fresh spawn. */
+  readonly launcher?: PreparedLauncher | undefined;
 }
 
 /** How the process ended. */
@@ -60,6 +63,8 @@ const pipeCloseMs = 1_000;
 /** How long the pipes may stay open after a normal exit before the tool looks for escaped processes. */
 const quickCloseMs = 25;
 const reportLimit = 64 * 1024;
+/** How long the scans after a normal exit may look for leftovers (they never block the event loop). */
+const leftoverScanMs = 3_000;
 
 /**
  * Spawns the command in its own process group (session), stdin from
@@ -73,18 +78,25 @@ const reportLimit = 64 * 1024;
 export function runProcess(request: RunRequest): Promise<RunOutcome> {
   const started = performance.now();
   let child: ChildProcess;
-  try {
-    child = spawn(request.command.file, [...request.command.args], {
-      cwd: request.cwd,
-      env: request.env,
-      detached: true,
-      stdio: stdioOf(request.reportChannel, request.command),
-      windowsHide: true,
-    });
-  } catch (error) {
-    request.cgroup?.remove();
-    return Promise.reject(new SpawnError(error as NodeJS.ErrnoException));
-  }
+  if (request.launcher !== undefined) {
+    child = request.launcher.child;
+    request.launcher.start(request.command, request.cwd, request.env, request.reportChannel);
+    // The launcher has every descriptor; the ones this call does not use are closed on its side.
+    if (!request.reportChannel) child.stdio[3]?.destroy();
+    if ((request.command.inputs ?? []).length === 0) child.stdio[4]?.destroy();
+  } else
+    try {
+      child = spawn(request.command.file, [...request.command.args], {
+        cwd: request.cwd,
+        env: request.env,
+        detached: true,
+        stdio: stdioOf(request.reportChannel, request.command),
+        windowsHide: true,
+      });
+    } catch (error) {
+      void request.cgroup?.release();
+      return Promise.reject(new SpawnError(error as NodeJS.ErrnoException));
+    }
   feedInputs(child, request.command);
   return new Promise<RunOutcome>((resolve, reject) => {
     const stdout = child.stdout as Readable;
@@ -102,8 +114,8 @@ export function runProcess(request: RunRequest): Promise<RunOutcome> {
       marker: request.marker,
       containsProcessTree: request.containsProcessTree,
       hasExited: () => exit !== undefined,
-      // A cgroup that only carries limits (a sandbox's: its PID namespace takes everything down) is not watched.
-      cgroup: request.cgroup?.killable === true ? request.cgroup : undefined,
+      // A cgroup that only carries limits (a sandbox's) still lists who gets SIGTERM; only a killable one is watched.
+      cgroup: request.cgroup,
     };
 
     const stopTree = (cause: StopCause): void => {
@@ -152,7 +164,7 @@ export function runProcess(request: RunRequest): Promise<RunOutcome> {
       finished = true;
       cleanup();
       for (const stream of streams) stream.destroy();
-      request.cgroup?.remove();
+      void request.cgroup?.release();
       reject(new SpawnError(error));
     });
 
@@ -170,11 +182,12 @@ export function runProcess(request: RunRequest): Promise<RunOutcome> {
         // Every descendant inherits the pipes (fd 3 too); when they all close with the shell, nothing
         // escaped that kept them, and the costly scan for the marker can be skipped.
         const closed = await allClosed(streams, quickCloseMs);
-        if (leftovers(tree, request.sweep && !closed)) termination = await terminateTree(tree, request.killGraceMs);
+        if (await leftovers(tree, request.sweep && !closed, leftoverScanMs)) termination = await terminateTree(tree, request.killGraceMs);
       }
       await allClosed(streams, pipeCloseMs);
       for (const stream of streams) stream.destroy();
-      request.cgroup?.remove();
+      // Settled only once the call's cgroup is gone (or handed to the background retry after a bounded wait).
+      await request.cgroup?.release();
       resolve({
         exitCode: exit?.code ?? null,
         signal: exit?.signal ?? null,

@@ -1,6 +1,8 @@
-import { setTimeout as sleep } from 'node:timers/promises';
-import { hasProc, liveGroupMembers, processesMatching, sendSignal } from '../processes.js';
+import { readFileSync } from 'node:fs';
+import { setTimeout as sleep, setImmediate as yieldToLoop } from 'node:timers/promises';
+import { groupMayExist, hasProc, sendSignal } from '../processes.js';
 import type { CallCgroup } from './cgroups.js';
+import { groupMembersAsync, markedProcessesAsync, parseStat } from './proc-scan.js';
 
 /** The process tree of one command. */
 export interface ProcessTree {
@@ -12,7 +14,7 @@ export interface ProcessTree {
   readonly containsProcessTree: boolean;
   /** Whether the leader has exited (and been reaped). */
   hasExited(): boolean;
-  /** The call's own cgroup, when it has one: every process of the call, escaped or not. */
+  /** The call's own cgroup, when it has one (every process of the call, escaped or not). */
   readonly cgroup?: CallCgroup | undefined;
 }
 
@@ -25,57 +27,201 @@ export interface Termination {
 }
 
 const pollMs = 15;
-const killWaitMs = 3_000;
+/** How long a tree may take to die after a SIGKILL before it is sent again. */
+const killWaitMs = 1_500;
+/**
+ * The same for a PID namespace: once its init got SIGKILL the kernel kills
+ * everything inside and the launcher exits when the last one is gone, which
+ * takes seconds for thousands of processes on a loaded machine. A bound for a
+ * hang only: it is never reached unless the kernel cannot kill a process.
+ */
+const namespaceTeardownMs = 30_000;
+/** Signals sent between two turns of the event loop when a cgroup lists thousands of members. */
+const signalBatch = 256;
+
+/** How one kind of tree is signalled and watched; none of them reads `/proc` synchronously. */
+interface Strategy {
+  /** How long to wait for the tree to die after each SIGKILL before sending it again (or giving up). */
+  readonly killWaitMs: number;
+  /** SIGTERM to everything that should get a grace period. */
+  term(): Promise<void>;
+  /** SIGKILL to the whole tree. */
+  kill(): Promise<void>;
+  /** True once nothing of the tree is alive. */
+  gone(deadline: number): Promise<boolean>;
+  /** What is still alive (after the last wait). */
+  survivors(deadline: number): Promise<number[]>;
+}
 
 /**
- * Stops a whole tree: SIGTERM to the group, to every process carrying the
- * call's marker and to every member of its cgroup, then, after `graceMs`,
- * SIGKILL to all of them (and `cgroup.kill`). Resolves once
- * the leader has exited and no live process of the group or with the marker
- * remains (zombies waiting for init do not count), or with the survivors.
- * With a PID namespace the launcher itself is spared SIGTERM, so processes
- * inside get their grace period; its death at SIGKILL takes the namespace.
+ * Stops a whole tree: SIGTERM, then, after `graceMs`, SIGKILL, and resolves
+ * once nothing of it is alive (zombies waiting for init do not count), or
+ * with the survivors. How depends on what holds the tree:
+ *
+ * - a PID namespace (the sandbox): SIGTERM to the command's session inside
+ *   (the process group of the namespace's init) and to the members of the
+ *   call's cgroup, never to the launcher; SIGKILL to the namespace's init
+ *   (the kernel then kills everything inside at once, fork loops included)
+ *   and to the launcher. Watched through the launcher's exit: it exits only
+ *   once the namespace is empty.
+ * - a cgroup v2 with `cgroup.kill`: the group and the members get SIGTERM,
+ *   then `cgroup.kill`; watched through `cgroup.events`.
+ * - neither: the group and the processes carrying the call's marker, found
+ *   by an asynchronous scan of `/proc` bounded by the grace period.
+ *
+ * Nothing here blocks the event loop for more than one small read or a batch
+ * of signals, whatever the number of processes.
  */
 export async function terminateTree(tree: ProcessTree, graceMs: number): Promise<Termination> {
   // A pid of 0 or 1 would turn a group kill into "every process"; there is no tree without a real pid.
   if (!(tree.pid > 1)) return { escalated: false, survivors: [] };
-  const proc = hasProc();
-  const marked = (): number[] => [
-    ...(proc ? processesMatching(tree.marker, { commandLine: false }).map((p) => p.pid) : []),
-    ...(tree.cgroup?.members() ?? []),
-  ];
-  const alive = (): number[] => {
-    const left = new Set([...liveGroupMembers(tree.pid), ...marked()]);
-    if (!tree.hasExited()) left.add(tree.pid);
-    return [...left];
-  };
-  if (!tree.containsProcessTree) sendSignal(-tree.pid, 'SIGTERM');
-  for (const pid of marked()) if (!(tree.containsProcessTree && pid === tree.pid)) sendSignal(pid, 'SIGTERM');
-  if (await until(() => alive().length === 0, graceMs)) return { escalated: false, survivors: [] };
-
-  const kill = (): void => {
-    tree.cgroup?.kill();
-    sendSignal(-tree.pid, 'SIGKILL');
-    for (const pid of alive()) sendSignal(pid, 'SIGKILL');
-  };
-  kill();
-  if (await until(() => alive().length === 0, killWaitMs / 2)) return { escalated: true, survivors: [] };
-  kill();
-  await until(() => alive().length === 0, killWaitMs / 2);
-  return { escalated: true, survivors: alive() };
+  const strategy = tree.containsProcessTree
+    ? namespaceStrategy(tree)
+    : tree.cgroup?.killable === true
+      ? cgroupStrategy(tree, tree.cgroup)
+      : groupStrategy(tree);
+  await strategy.term();
+  if (await until(strategy, performance.now() + graceMs)) return { escalated: false, survivors: [] };
+  await strategy.kill();
+  if (await until(strategy, performance.now() + strategy.killWaitMs)) return { escalated: true, survivors: [] };
+  await strategy.kill();
+  if (await until(strategy, performance.now() + strategy.killWaitMs)) return { escalated: true, survivors: [] };
+  return { escalated: true, survivors: await strategy.survivors(performance.now() + strategy.killWaitMs) };
 }
 
-/** Finds whether anything of the tree outlived its leader (a quick check after a normal exit). */
-export function leftovers(tree: ProcessTree, sweep: boolean): boolean {
+/**
+ * Whether anything of the tree outlived its leader (checked after a normal
+ * exit). A namespace is empty once its launcher has exited; a cgroup says so
+ * itself; otherwise the group is asked, and (with `sweep`) a bounded
+ * asynchronous scan looks for the marker.
+ */
+export async function leftovers(tree: ProcessTree, sweep: boolean, budgetMs: number): Promise<boolean> {
   if (!(tree.pid > 1)) return false;
-  if (liveGroupMembers(tree.pid).length > 0 || tree.cgroup?.populated() === true) return true;
-  return sweep && hasProc() && processesMatching(tree.marker, { commandLine: false }).length > 0;
+  if (tree.cgroup?.killable === true && tree.cgroup.populated()) return true;
+  if (tree.containsProcessTree) return false;
+  const deadline = performance.now() + budgetMs;
+  if (groupMayExist(tree.pid) && (!hasProc() || (await groupMembersAsync(tree.pid, { deadline })).pids.length > 0)) return true;
+  return sweep && hasProc() && (await markedProcessesAsync(tree.marker, { deadline })).pids.length > 0;
 }
 
-async function until(done: () => boolean, ms: number): Promise<boolean> {
-  const deadline = performance.now() + ms;
+function namespaceStrategy(tree: ProcessTree): Strategy {
+  // The launcher's child is the namespace's init (bwrap's): read once, while the launcher still holds it.
+  const init = tree.hasExited() ? undefined : namespaceInit(tree.pid);
+  const initAlive = (): boolean => init !== undefined && isSameProcess(init);
+  const cgroupMembers = (): number[] => (tree.cgroup?.members() ?? []).filter((pid) => pid !== tree.pid);
+  return {
+    killWaitMs: namespaceTeardownMs / 2,
+    async term() {
+      // The command's session inside (bwrap --new-session makes init its leader); init itself ignores SIGTERM.
+      if (init !== undefined && init.pgid > 1 && init.pgid !== tree.pid && initAlive()) sendSignal(-init.pgid, 'SIGTERM');
+      await signalAll(cgroupMembers(), 'SIGTERM');
+    },
+    async kill() {
+      // From outside, SIGKILL reaches a namespace's init whatever it handles, and its death empties the namespace.
+      if (initAlive()) sendSignal((init as NamespaceInit).pid, 'SIGKILL');
+      sendSignal(-tree.pid, 'SIGKILL');
+      tree.cgroup?.kill();
+    },
+    gone: async () => tree.hasExited() && !initAlive(),
+    survivors: async () => [...(tree.hasExited() ? [] : [tree.pid]), ...(initAlive() ? [(init as NamespaceInit).pid] : [])],
+  };
+}
+
+function cgroupStrategy(tree: ProcessTree, cgroup: CallCgroup): Strategy {
+  return {
+    killWaitMs,
+    async term() {
+      sendSignal(-tree.pid, 'SIGTERM');
+      await signalAll(cgroup.members(), 'SIGTERM');
+    },
+    async kill() {
+      cgroup.kill();
+      sendSignal(-tree.pid, 'SIGKILL');
+    },
+    gone: async () => tree.hasExited() && !cgroup.populated(),
+    survivors: async () => [...new Set([...(tree.hasExited() ? [] : [tree.pid]), ...cgroup.members()])],
+  };
+}
+
+/** Best effort: the process group, and the marker found by a scan that never blocks and stops at its deadline. */
+function groupStrategy(tree: ProcessTree): Strategy {
+  const proc = hasProc();
+  /** What is alive, and whether the scans saw every process (a cut-short scan proves nothing gone). */
+  const alive = async (deadline: number): Promise<{ pids: number[]; complete: boolean }> => {
+    const left = new Set<number>();
+    let complete = true;
+    if (proc) {
+      const marked = await markedProcessesAsync(tree.marker, { deadline });
+      for (const pid of marked.pids) left.add(pid);
+      complete &&= marked.complete;
+    }
+    if (groupMayExist(tree.pid)) {
+      if (proc) {
+        const members = await groupMembersAsync(tree.pid, { deadline });
+        for (const pid of members.pids) left.add(pid);
+        complete &&= members.complete;
+      } else left.add(tree.pid);
+    }
+    if (!tree.hasExited()) left.add(tree.pid);
+    return { pids: [...left], complete };
+  };
+  return {
+    killWaitMs,
+    async term() {
+      sendSignal(-tree.pid, 'SIGTERM');
+      if (proc) await signalAll((await markedProcessesAsync(tree.marker, { deadline: performance.now() + killWaitMs })).pids, 'SIGTERM');
+    },
+    async kill() {
+      sendSignal(-tree.pid, 'SIGKILL');
+      await signalAll((await alive(performance.now() + killWaitMs)).pids, 'SIGKILL');
+    },
+    gone: async (deadline) => {
+      const left = await alive(deadline);
+      return left.pids.length === 0 && left.complete;
+    },
+    survivors: async (deadline) => (await alive(deadline)).pids,
+  };
+}
+
+interface NamespaceInit {
+  readonly pid: number;
+  readonly pgid: number;
+  readonly start: string;
+}
+
+/** The first child of `leader` (`/proc/<pid>/task/<pid>/children`, one small read), with what identifies it. */
+function namespaceInit(leader: number): NamespaceInit | undefined {
+  try {
+    const first = readFileSync(`/proc/${leader}/task/${leader}/children`, 'latin1').trim().split(' ')[0];
+    const pid = Number(first);
+    if (!(pid > 1)) return undefined;
+    const stat = parseStat(readFileSync(`/proc/${pid}/stat`, 'latin1'));
+    return stat === undefined ? undefined : { pid, pgid: stat.pgid, start: stat.start };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether `p` is still alive (not a zombie) and is the same process (its pid not reused). */
+function isSameProcess(p: NamespaceInit): boolean {
+  try {
+    return parseStat(readFileSync(`/proc/${p.pid}/stat`, 'latin1'))?.start === p.start;
+  } catch {
+    return false;
+  }
+}
+
+/** Signals every pid, a batch per turn of the event loop. */
+async function signalAll(pids: readonly number[], signal: NodeJS.Signals): Promise<void> {
+  for (let i = 0; i < pids.length; i += 1) {
+    sendSignal(pids[i] as number, signal);
+    if ((i + 1) % signalBatch === 0) await yieldToLoop();
+  }
+}
+
+async function until(strategy: Strategy, deadline: number): Promise<boolean> {
   for (;;) {
-    if (done()) return true;
+    if (await strategy.gone(deadline)) return true;
     if (performance.now() >= deadline) return false;
     await sleep(pollMs);
   }

@@ -1,0 +1,92 @@
+// Issue 27 item 2: a fork bomb in the sandbox must be stopped without stalling the host. The bomb is
+// real and runs under the plugin's own process limit (limits.processes, 4096 by default); whatever
+// happens, trackProcesses kills what carries the file's marker after each test.
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { describe, expect, it } from 'vitest';
+import { bashHosts, bwrapStatus, stoppedOnceStarted, trackProcesses, workspace } from './fixtures/support.js';
+import { procScanCounts } from './internal/proc-scan.js';
+import { waitForNoProcesses } from './processes.js';
+
+const status = await bwrapStatus();
+const ws = workspace();
+const { env, mark, marked } = trackProcesses();
+const host = bashHosts({ cwd: ws, killGraceMs: 500, sandbox: { provider: 'bwrap' } }, env);
+
+/**
+ * The classic bomb (named `bomb` rather than `:`); the shell prints `grown` once the namespace has
+ * handed out 400 pids (the last one is in its /proc/loadavg), then waits: only the timeout ends it.
+ * The event loop's delay is measured from the deadline on (before it, the bomb's thousands of
+ * runnable processes starve every process of the machine, this one included).
+ */
+const bomb = [
+  'echo "call=$DSH_BASH_CALL"',
+  // The waits below read a FIFO nobody writes (no fork: forks fail once the bomb hits the limit).
+  'mkfifo /tmp/never && exec 7<>/tmp/never',
+  'bomb() { bomb | bomb & }; bomb',
+  'until read -r _ _ _ _ last </proc/loadavg && [ "$last" -ge 400 ]; do read -t 0.1 -u 7; done',
+  'echo grown',
+  'sleep 300',
+].join('\n');
+
+/** Every directory named `name` right under this process's own cgroup, in each mounted hierarchy. */
+function cgroupsNamed(name: string): string[] {
+  const own = readFileSync('/proc/self/cgroup', 'utf8').split('\n');
+  const found: string[] = [];
+  for (const line of readFileSync('/proc/self/mountinfo', 'utf8').split('\n')) {
+    const [left, right] = line.split(' - ');
+    const [type, , options] = right?.split(' ') ?? [];
+    if (type !== 'cgroup' && type !== 'cgroup2') continue;
+    const fields = left?.split(' ') ?? [];
+    const controllers = (options ?? '').split(',');
+    const entry = own
+      .map((l) => l.split(':'))
+      .find(([, c]) => (type === 'cgroup2' ? c === '' : (c ?? '').split(',').some((x) => controllers.includes(x))));
+    const path = entry?.[2];
+    const root = fields[3] ?? '/';
+    if (path === undefined || fields[4] === undefined || !path.startsWith(root)) continue;
+    const dir = join(resolve(fields[4], `.${path.slice(root.length)}`), name);
+    if (existsSync(dir)) found.push(dir);
+  }
+  return found;
+}
+
+describe.skipIf(!status.ok)('a fork bomb in the bwrap sandbox', () => {
+  it('is stopped through its namespace, with no synchronous /proc scan, and leaves no process and no cgroup', async () => {
+    const t = await host();
+    const m = mark();
+    const delay = monitorEventLoopDelay({ resolution: 10 });
+    const before = procScanCounts.sync;
+    let settledAfterDeadlineMs = 0;
+    delay.enable();
+    const { error, timeoutMs } = await stoppedOnceStarted(
+      async (timeout) => {
+        const started = performance.now();
+        const reset = setTimeout(() => delay.reset(), timeout);
+        const outcome = await t.call('bash', { command: marked(m, bomb), timeout });
+        clearTimeout(reset);
+        settledAfterDeadlineMs = performance.now() - started - timeout;
+        return outcome;
+      },
+      // Only a bomb that has grown counts.
+      (e) => e.data?.stdout.includes('\ngrown\n') === true,
+    );
+    delay.disable();
+    const scans = procScanCounts.sync - before;
+    console.log(
+      `fork bomb (escalated: ${error.data?.escalated}, timeout ${timeoutMs} ms, grace 500 ms): settled ${Math.round(settledAfterDeadlineMs)} ms after the deadline; ` +
+        `event loop delay from the deadline on: max ${(delay.max / 1e6).toFixed(1)} ms, mean ${(delay.mean / 1e6).toFixed(1)} ms; synchronous /proc scans: ${scans}`,
+    );
+    expect(error.code).toBe('TOOL_TIMEOUT');
+    // SIGTERM to the command's session often ends a bash bomb within the grace period; SIGKILL to the namespace does otherwise.
+    expect(error.data).toMatchObject({ stoppedBy: 'timeout', timeoutMs, sandbox: 'bwrap' });
+    expect(error.data?.notices?.join() ?? '').not.toMatch(/could not be killed/);
+    // The structure, not the speed: the termination path never walks /proc on the event loop.
+    expect(scans).toBe(0);
+    const callMarker = /^call=(\S+)$/m.exec(error.data?.stdout ?? '')?.[1] ?? '';
+    expect(callMarker).not.toBe('');
+    expect(cgroupsNamed(`dsh-bash-${callMarker}`)).toEqual([]);
+    expect(await waitForNoProcesses(m, { timeoutMs: 60_000 })).toEqual([]);
+  });
+});
