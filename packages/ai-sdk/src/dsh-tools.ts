@@ -1,0 +1,148 @@
+import { type Args, DshError, type Host, type Outcome } from '@deepseek-ai/dsh-core';
+import { type JSONSchema7, jsonSchema, type ModelMessage, type Tool } from 'ai';
+import { AiSdkError, AiSdkErrorCode } from './errors.js';
+import { checkFrameworkTool, frameworkToolDefinition } from './framework-tools.js';
+import { modelOutputOf } from './model-output.js';
+import { type DshToolsOptions, parseDshToolsOptions } from './options.js';
+import { type PendingApproval, SdkCalls } from './sdk-calls.js';
+import type { SdkCallOptions } from './sdk-types.js';
+
+/** A tool of the set `dshTools` returns: its `execute` resolves with the dsh outcome, which `toModelOutput` turns into what the model reads. */
+export type DshTool = Tool<Args, Outcome>;
+
+/** The call the SDK 7 `toolApproval` function is asked about, as far as the adapter reads it. */
+export interface ToolApprovalQuestion {
+  readonly toolCall: { readonly toolCallId: string; readonly toolName: string; readonly input: unknown };
+  readonly tools?: Readonly<Record<string, unknown>> | undefined;
+  readonly messages: ModelMessage[];
+}
+
+/** What the SDK 7 `toolApproval` function answers. */
+export type ToolApprovalAnswer = 'not-applicable' | { readonly type: 'user-approval'; readonly reason?: string };
+
+/** What `dshTools` returns: the tool set and the helpers that complete the SDK's loop. */
+export interface DshToolSet {
+  /** The tools for `generateText({ tools })` / `streamText({ tools })`. */
+  readonly tools: Record<string, DshTool>;
+  /**
+   * For `prepareStep`: reads the user's denials from the history (the SDK
+   * runs nothing for a denied call, so this is where dsh hears them) and puts
+   * each step's added context (post-execute `additionalContext`) after the
+   * results it belongs to. Compose it with your own: `{ ...dsh.prepareStep(o), ...yours(o) }`.
+   */
+  readonly prepareStep: (options: { readonly messages: ModelMessage[] }) => { messages?: ModelMessage[] };
+  /**
+   * For AI SDK 7's `toolApproval`: the same decision as the tools'
+   * `needsApproval`, with dsh's reason on the request. Other tools keep their
+   * own `needsApproval`.
+   */
+  readonly toolApproval: (question: ToolApprovalQuestion) => Promise<ToolApprovalAnswer>;
+  /** `messages` with the added context inserted (what `prepareStep` returns), for loops that build requests themselves. */
+  withContext(messages: ModelMessage[]): ModelMessage[];
+  /** The calls waiting for the user, with dsh's reason for asking (AI SDK 6's request carries none). */
+  pendingApprovals(): PendingApproval[];
+  /** Ends every call still waiting (for the user, or for the SDK to execute it): each gets its one result. */
+  abandon(reason?: string): void;
+  /** Abandons, then removes what `dshTools` added to the host (its tap and the framework tools). */
+  dispose(): void;
+}
+
+/**
+ * Offers a host's tools to the Vercel AI SDK, so that every tool call of
+ * `generateText` / `streamText` (and agents built on them) runs through the
+ * dsh pipeline: hooks, rules, approval, guards, timeouts and the session log.
+ * Throws `AI_SDK_*` errors for bad options or tools (see the README).
+ */
+export function dshTools(host: Host, options?: DshToolsOptions): DshToolSet {
+  const o = parseDshToolsOptions(options);
+  const calls = new SdkCalls(host, { maxParallel: o.maxParallel, holdTimeoutMs: o.holdTimeoutMs });
+  const undo: (() => void)[] = [];
+  const finish = () => {
+    for (const step of undo.splice(0).reverse()) step();
+  };
+  try {
+    if (o.approvals !== undefined) undo.push(o.approvals.attach(calls));
+    for (const [name, sdkTool] of Object.entries(o.tools)) {
+      checkFrameworkTool(name, sdkTool);
+      if (host.tools.get(name) !== undefined) {
+        throw new AiSdkError(AiSdkErrorCode.TOOL_NAME_TAKEN, `tools.${name}: the host already has a tool named "${name}"`);
+      }
+      const definition = frameworkToolDefinition(name, sdkTool, {
+        parallel: o.parallelTools.has(name),
+        sdkOptionsOf: (call) => calls.optionsOf(call),
+      });
+      undo.push(host.tools.register(definition));
+    }
+    // Outermost, so that a timeout policy's clock starts when the body may start, not while the SDK has yet to execute the call.
+    undo.push(host.hooks.execute.tap({ name: 'ai-sdk/hold', stage: -1_000_000 }, (ctx, next) => calls.hold(ctx.call, ctx.signal, next)));
+    // First, and without a deadline of its own: it waits for earlier calls' bodies, which have their own limits.
+    undo.push(
+      host.hooks.postExecute.tap({ name: 'ai-sdk/commit-order', stage: -1_000_000, timeoutMs: 2_147_483_647 }, async (state) => {
+        await calls.inModelOrder(state.call);
+        return undefined;
+      }),
+    );
+  } catch (error) {
+    finish();
+    if (DshError.isInstance(error)) throw error;
+    throw new AiSdkError(AiSdkErrorCode.INVALID_OPTIONS, `dshTools: ${String(error)}`, { cause: error });
+  }
+
+  const schemas = new Map(host.tools.schemas().map((schema) => [schema.name, schema]));
+  const names = o.include ?? [...schemas.keys()];
+  const tools: Record<string, DshTool> = {};
+  for (const name of names) {
+    const schema = schemas.get(name);
+    if (schema === undefined) {
+      finish();
+      throw new AiSdkError(AiSdkErrorCode.UNKNOWN_TOOL, `include: the host has no tool named "${name}"`);
+    }
+    const own = o.tools[name] as { inputSchema?: unknown; toModelOutput?: DshTool['toModelOutput'] } | undefined;
+    tools[name] = {
+      description: schema.description,
+      // The SDK's own schema for a framework tool, so it validates as it would without dsh; dsh validates its tools itself (losslessly).
+      inputSchema: (own?.inputSchema as DshTool['inputSchema'] | undefined) ?? jsonSchema<Args>(schema.inputSchema as JSONSchema7),
+      needsApproval: (input: Args, sdk: SdkCallOptions) => calls.needsApproval(name, input, sdk),
+      execute: (input: Args, sdk: SdkCallOptions) => calls.execute(name, input, sdk),
+      toModelOutput: (({ toolCallId, input, output }: { toolCallId: string; input: unknown; output: Outcome }) => {
+        const ownOutput = own?.toModelOutput as ((o: { toolCallId: string; input: unknown; output: unknown }) => unknown) | undefined;
+        if (ownOutput !== undefined && output.status === 'ok') return ownOutput({ toolCallId, input, output: output.output });
+        return modelOutputOf(output);
+      }) as unknown as DshTool['toModelOutput'],
+    } as unknown as DshTool;
+  }
+
+  const prepareStep = ({ messages }: { readonly messages: ModelMessage[] }) => {
+    calls.readDenials(messages);
+    const next = calls.withContext(messages);
+    return next === messages ? {} : { messages: next };
+  };
+
+  const toolApproval = async ({ toolCall, tools: offered, messages }: ToolApprovalQuestion): Promise<ToolApprovalAnswer> => {
+    const { toolCallId, toolName, input } = toolCall;
+    if (Object.hasOwn(tools, toolName)) {
+      const ask = await calls.needsApproval(toolName, input as Args, { toolCallId, messages });
+      if (!ask) return 'not-applicable';
+      const reason = calls.pendingApprovals().find((p) => p.toolCallId === toolCallId)?.reason;
+      return reason === undefined ? { type: 'user-approval' } : { type: 'user-approval', reason };
+    }
+    const other =
+      offered !== undefined && Object.hasOwn(offered, toolName) ? (offered[toolName] as { needsApproval?: unknown }) : undefined;
+    const needs = other?.needsApproval;
+    const yes = typeof needs === 'function' ? await needs(input, { toolCallId, messages }) : needs === true;
+    return yes === true ? { type: 'user-approval' } : 'not-applicable';
+  };
+
+  return {
+    tools,
+    prepareStep,
+    toolApproval,
+    withContext: (messages) => calls.withContext(messages),
+    pendingApprovals: () => calls.pendingApprovals(),
+    abandon: (reason = 'the conversation was abandoned') => calls.abandon(reason),
+    dispose() {
+      calls.abandon('the adapter was disposed');
+      finish();
+    },
+  };
+}

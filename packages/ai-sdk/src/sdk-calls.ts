@@ -1,0 +1,290 @@
+import type {
+  ApprovalReply,
+  ApprovalRequest,
+  Args,
+  CallIdentity,
+  DispatchOutcome,
+  ExecuteNext,
+  Host,
+  Outcome,
+  StepResult,
+} from '@deepseek-ai/dsh-core';
+import type { ModelMessage } from 'ai';
+import { deniedResponses } from './approval-responses.js';
+import { CallRun, type Release } from './call-run.js';
+import { DispatchGroup } from './dispatch-group.js';
+import { AiSdkErrorCode } from './errors.js';
+import type { SdkCallOptions } from './sdk-types.js';
+
+/** A call dsh asked about that waits for the user's answer through the SDK. */
+export interface PendingApproval {
+  readonly toolCallId: string;
+  readonly toolName: string;
+  /** The effective arguments (after any rewrite by a hook or tap). */
+  readonly args: Args;
+  /** Why dsh asks (the rule or hook that said `ask`), when one said. */
+  readonly reason: string | undefined;
+}
+
+/** Limits of the call table. */
+export interface SdkCallsLimits {
+  readonly maxParallel: number;
+  readonly holdTimeoutMs: number;
+}
+
+/**
+ * Every SDK tool call this adapter has seen and not yet handed back: the link
+ * between the SDK's two questions about a call (`needsApproval`, then
+ * `execute`) and the one dsh step that answers both.
+ */
+export class SdkCalls {
+  readonly #host: Host;
+  readonly #limits: SdkCallsLimits;
+  readonly #runs = new Map<string, CallRun>();
+  /** One group per SDK step, found by the message array the SDK passes to each call of that step. */
+  readonly #groups = new WeakMap<object, DispatchGroup>();
+  #latest: DispatchGroup | undefined;
+  #seq = 0;
+  /** Context a call's post-execute stage added, kept for every later request of the conversation. */
+  readonly #context = new Map<string, string>();
+  /** Approval responses already read, so an old denial in the history never answers a new call. */
+  readonly #seenResponses = new Set<string>();
+
+  constructor(host: Host, limits: SdkCallsLimits) {
+    this.#host = host;
+    this.#limits = limits;
+  }
+
+  /** `needsApproval`: starts the call's dsh step and answers once its policy stages have decided. */
+  async needsApproval(name: string, args: Args, options: SdkCallOptions): Promise<boolean> {
+    const id = options.toolCallId;
+    if (id === undefined) return false;
+    this.readDenials(options.messages);
+    let run = this.#runs.get(id);
+    // The SDK asks again before it executes an approved call: the call is still waiting for that answer.
+    if (run !== undefined && run.name === name && run.asked !== undefined) return true;
+    if (run === undefined || this.#stale(run, name, options.messages)) run = this.#start(id, name, args, options, false);
+    return (await run.admission.promise) === 'ask';
+  }
+
+  /** `execute`: answers a pending approval (the SDK runs only approved calls), lets the body run and returns the outcome. */
+  async execute(name: string, args: Args, options: SdkCallOptions): Promise<Outcome> {
+    const id = options.toolCallId ?? `ai-sdk-${this.#seq + 1}`;
+    this.readDenials(options.messages);
+    let run = this.#runs.get(id);
+    if (run === undefined || this.#stale(run, name, options.messages)) run = this.#start(id, name, args, options, true);
+    run.sdkOptions = options;
+    if (run.asked !== undefined && !run.answer.settled) {
+      this.#groupOf(options.messages).join(run);
+      run.answer.resolve({ answer: 'allowed-once' });
+    }
+    const signal = options.abortSignal;
+    const abort = () => run.controller.abort(signal?.reason);
+    if (signal?.aborted) abort();
+    else signal?.addEventListener('abort', abort, { once: true });
+    run.release.resolve({ go: true });
+    try {
+      return await run.done;
+    } finally {
+      signal?.removeEventListener('abort', abort);
+      if (this.#runs.get(id) === run) this.#runs.delete(id);
+    }
+  }
+
+  /** Answers `rejected` for every waiting call whose denial is in `messages`. */
+  readDenials(messages: readonly ModelMessage[] | undefined): void {
+    if (messages === undefined) return;
+    for (const denial of deniedResponses(messages)) {
+      if (this.#seenResponses.has(denial.approvalId)) continue;
+      this.#seenResponses.add(denial.approvalId);
+      const run = this.#runs.get(denial.toolCallId);
+      if (run?.asked === undefined || run.answer.settled) continue;
+      run.orphaned = true;
+      run.answer.resolve({ answer: 'rejected', message: denial.reason ?? 'The user denied this tool call.' });
+    }
+  }
+
+  /** The approval provider's half: a call of ours left at `ask` waits for the SDK's answer. */
+  ask(request: ApprovalRequest): Promise<ApprovalReply> | undefined {
+    const run = this.#claim(request.call);
+    if (run === undefined || run.phase !== 'admitting' || run.direct) return undefined;
+    run.asked = request;
+    run.phase = 'asking';
+    run.group?.leave(run);
+    run.admission.resolve('ask');
+    return run.answer.promise;
+  }
+
+  /** The outermost `tools/execute` tap: holds an admitted call until the SDK executes it, in the model's order. */
+  async hold(call: CallIdentity, signal: AbortSignal, next: ExecuteNext): Promise<DispatchOutcome> {
+    const run = this.#claim(call);
+    if (run === undefined) return next();
+    run.phase = 'held';
+    run.group?.changed();
+    run.admission.resolve('dispatch');
+    const release = await this.#released(run, signal);
+    const group = run.group;
+    if (!release.go || (group !== undefined && !(await group.turn(run, signal)))) {
+      run.phase = 'ran';
+      group?.changed();
+      const why = release.go ? 'the call was cancelled before its body started' : release.why;
+      return { status: 'error', stage: 'execute', by: 'ai-sdk', error: { code: AiSdkErrorCode.NOT_EXECUTED, message: why } };
+    }
+    run.phase = 'running';
+    group?.changed();
+    try {
+      return await next();
+    } finally {
+      run.phase = 'ran';
+      group?.changed();
+    }
+  }
+
+  /**
+   * The first `tools/post-execute` tap: a call of ours waits here until every
+   * earlier call of its SDK step is committed, so results (and the hooks
+   * after this tap) follow the model's order, whatever order bodies finish
+   * in, and whether or not a call was dispatched at all.
+   */
+  async inModelOrder(call: CallIdentity): Promise<void> {
+    const run = this.#claim(call);
+    if (run === undefined) return;
+    if (run.phase === 'admitting') {
+      // Denied or failed before dispatch: the SDK's approval question has its answer now.
+      run.phase = 'ran';
+      run.admission.resolve('settled');
+      run.group?.changed();
+    }
+    const group = run.group;
+    if (group !== undefined) await Promise.all(group.predecessors(run).map((earlier) => earlier.done));
+  }
+
+  /** Every call waiting for the user, oldest first. */
+  pendingApprovals(): PendingApproval[] {
+    const pending: PendingApproval[] = [];
+    for (const run of this.#runs.values()) {
+      if (run.asked === undefined || run.answer.settled) continue;
+      pending.push({ toolCallId: run.id, toolName: run.name, args: run.asked.args, reason: run.asked.reason });
+    }
+    return pending;
+  }
+
+  /** The options the SDK gave with the call of this identity: a framework tool's `execute` receives them. */
+  optionsOf(call: CallIdentity): SdkCallOptions | undefined {
+    const run = this.#runs.get(call.id);
+    return run !== undefined && run.token === call.token ? run.sdkOptions : undefined;
+  }
+
+  /**
+   * `messages` with each step's added context as a user message right after
+   * the tool message that holds the step's results; the same array when
+   * there is none.
+   */
+  withContext(messages: ModelMessage[]): ModelMessage[] {
+    if (this.#context.size === 0) return messages;
+    let out: ModelMessage[] | undefined;
+    for (let index = 0; index < messages.length; index++) {
+      const message = messages[index] as ModelMessage;
+      out?.push(message);
+      if (message.role !== 'tool' || !Array.isArray(message.content)) continue;
+      const texts: string[] = [];
+      for (const part of message.content) {
+        const text = part.type === 'tool-result' ? this.#context.get(part.toolCallId) : undefined;
+        if (text !== undefined) texts.push(text);
+      }
+      if (texts.length === 0) continue;
+      out ??= messages.slice(0, index + 1);
+      out.push({ role: 'user', content: [{ type: 'text', text: texts.join('\n\n') }] });
+    }
+    return out ?? messages;
+  }
+
+  /** Ends every call the SDK has not executed (`NOT_EXECUTED`) and denies every pending approval. */
+  abandon(reason: string): void {
+    // The runs stay known: an answer the SDK still sends for one of them gets its settled outcome, not a second run.
+    for (const run of this.#runs.values()) {
+      run.answer.resolve({ answer: 'cancelled', message: reason });
+      run.release.resolve({ go: false, why: reason });
+    }
+  }
+
+  #start(id: string, name: string, args: Args, options: SdkCallOptions, direct: boolean): CallRun {
+    this.#seq += 1;
+    const run = new CallRun({ id, name, args, seq: this.#seq, parallel: this.#host.tools.get(name)?.parallel === true });
+    run.direct = direct;
+    run.sdkOptions = options;
+    this.#runs.set(id, run);
+    const group = this.#groupOf(options.messages);
+    group.join(run);
+    run.result = this.#host.runStep({ calls: [{ id, name, args }] }, { signal: run.controller.signal });
+    void run.result.then((step) => this.#settle(run, step));
+    return run;
+  }
+
+  #settle(run: CallRun, step: StepResult): void {
+    const outcome: Outcome = step.results[0]?.outcome ?? {
+      status: 'error',
+      stage: 'step',
+      error: step.error ?? { code: 'INVALID_STEP', message: 'the step returned no result' },
+    };
+    if (step.context !== undefined) this.#context.set(run.id, step.context.text);
+    run.finish(outcome);
+    run.group?.changed();
+    if (run.orphaned && this.#runs.get(run.id) === run) this.#runs.delete(run.id);
+  }
+
+  /**
+   * The group of an SDK step. A new step means the SDK is done starting the
+   * previous one's calls: any of those still held was never going to run.
+   */
+  #groupOf(messages: readonly ModelMessage[] | undefined): DispatchGroup {
+    const known = messages === undefined ? undefined : this.#groups.get(messages);
+    if (known !== undefined) return known;
+    const group = new DispatchGroup(this.#limits.maxParallel);
+    if (messages !== undefined) this.#groups.set(messages, group);
+    const previous = this.#latest;
+    this.#latest = group;
+    for (const member of previous?.members ?? []) {
+      if (!member.release.settled) member.orphaned = true;
+      member.release.resolve({ go: false, why: 'the SDK began another step without executing this call' });
+    }
+    return group;
+  }
+
+  #released(run: CallRun, signal: AbortSignal): Promise<Release> {
+    if (run.release.settled) return run.release.promise;
+    const timeoutMs = this.#limits.holdTimeoutMs;
+    return new Promise<Release>((resolve) => {
+      const done = (release: Release) => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', onAbort);
+        resolve(release);
+      };
+      const onAbort = () => done({ go: false, why: 'the call was cancelled before the SDK executed it' });
+      // A bound for a call the SDK never executes, not a measure of speed: it only ends a hold nobody will release.
+      const timer = setTimeout(() => done({ go: false, why: `the SDK did not execute the call within ${timeoutMs} ms` }), timeoutMs);
+      timer.unref?.();
+      signal.addEventListener('abort', onAbort, { once: true });
+      void run.release.promise.then(done);
+    });
+  }
+
+  /** A run left from another call with the same id (another tool, or an earlier step that never executed it). */
+  #stale(run: CallRun, name: string, messages: readonly ModelMessage[] | undefined): boolean {
+    if (run.name !== name) return true;
+    if (run.asked !== undefined || !run.isDone || messages === undefined) return false;
+    return run.group !== this.#groups.get(messages);
+  }
+
+  /** The run of this call identity: the first stage that shows a call of ours binds its token. */
+  #claim(call: CallIdentity): CallRun | undefined {
+    const run = this.#runs.get(call.id);
+    if (run === undefined || run.name !== call.name) return undefined;
+    if (run.token === undefined) {
+      if (run.phase !== 'admitting') return undefined;
+      run.token = call.token;
+      return run;
+    }
+    return run.token === call.token ? run : undefined;
+  }
+}
