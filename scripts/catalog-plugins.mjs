@@ -3,6 +3,7 @@
 import { agent } from '@deepseek-ai/dsh-agent';
 import { codeMode } from '@deepseek-ai/dsh-code-mode';
 import { hooksBridge } from '@deepseek-ai/dsh-hooks-bridge';
+import { mcp } from '@deepseek-ai/dsh-mcp';
 import { otel } from '@deepseek-ai/dsh-otel';
 import { permissions } from '@deepseek-ai/dsh-permissions';
 import { retryPolicy } from '@deepseek-ai/dsh-retry-policy';
@@ -31,6 +32,8 @@ export async function catalogPlugins(scratch) {
     otel(),
     hooksBridge(dirs),
     permissions({ ...dirs, cwd: scratch }),
+    // No servers: the catalog only needs the plugin's event types.
+    mcp(),
     // Last: the program may call the tools registered before it.
     codeMode(),
   ];
