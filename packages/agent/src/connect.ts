@@ -6,11 +6,11 @@
  * @packageDocumentation
  */
 import { z } from '@deepseek-ai/dsh-core';
-import { anthropicMessages } from './adapters/anthropic.js';
+import { anthropicModel } from './adapters/anthropic.js';
 import { checkAdapterOptions } from './adapters/check-options.js';
-import { geminiGenerate } from './adapters/gemini.js';
-import { openaiChat } from './adapters/openai-chat.js';
-import { openaiResponses } from './adapters/openai-responses.js';
+import { geminiModel } from './adapters/gemini.js';
+import { openaiChatModel } from './adapters/openai-chat.js';
+import { openaiResponsesModel } from './adapters/openai-responses.js';
 import { AgentError, AgentErrorCode } from './errors.js';
 import type { Model } from './model.js';
 
@@ -44,7 +44,11 @@ export interface ConnectOptions {
   readonly stream?: boolean;
   /** The output token limit of each turn. */
   readonly maxTokens?: number;
-  /** How often the SDK retries a failed request (its own default when absent). */
+  /**
+   * @deprecated Ignored: the adapters turn the SDK's own retries off on each
+   * request, and `runAgent`'s `retry` option retries instead (with an
+   * `agent/model-error` event per failed attempt).
+   */
   readonly maxRetries?: number;
 }
 
@@ -81,7 +85,8 @@ export async function connectModel(options: ConnectOptions = {}): Promise<Model>
     ...(options.stream === undefined ? {} : { stream: options.stream }),
     ...(options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens }),
   };
-  const retries = options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries };
+  // runAgent retries; the client's own retries would multiply its attempts.
+  const retries = { maxRetries: 0 };
   const where = baseURL === undefined ? {} : { baseURL };
   switch (provider) {
     case 'deepseek':
@@ -89,17 +94,19 @@ export async function connectModel(options: ConnectOptions = {}): Promise<Model>
     case 'openai-responses': {
       const { default: OpenAI } = await load(() => import('openai'), info.sdk);
       const client = new OpenAI({ apiKey, ...where, ...retries });
-      return provider === 'openai-responses' ? openaiResponses({ client, ...shared }) : openaiChat({ client, ...shared });
+      if (provider === 'openai-responses') return openaiResponsesModel({ client, ...shared });
+      // DeepSeek's API reads text only: images and files go as placeholders.
+      return openaiChatModel({ client, ...shared, ...(provider === 'deepseek' ? { images: false, files: false } : {}) });
     }
     case 'anthropic': {
       const { default: Anthropic } = await load(() => import('@anthropic-ai/sdk'), info.sdk);
-      return anthropicMessages({ client: new Anthropic({ apiKey, ...where, ...retries }), ...shared });
+      return anthropicModel({ client: new Anthropic({ apiKey, ...where, ...retries }), ...shared });
     }
     case 'gemini': {
       const { GoogleGenAI } = await load(() => import('@google/genai'), info.sdk);
-      // The genai client takes no retry count; its requests are not retried unless configured there.
+      // The genai client retries only when configured to; the adapter sets one attempt per request anyway.
       const client = new GoogleGenAI({ apiKey, ...(baseURL === undefined ? {} : { httpOptions: { baseUrl: baseURL } }) });
-      return geminiGenerate({ client, ...shared });
+      return geminiModel({ client, ...shared });
     }
   }
 }

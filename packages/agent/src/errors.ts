@@ -8,6 +8,10 @@ export const AgentErrorCode = {
   INVALID_HISTORY: 'AGENT_INVALID_HISTORY',
   /** The model request failed (network, HTTP status, a malformed response); in `AgentResult.error`. */
   MODEL_FAILED: 'AGENT_MODEL_FAILED',
+  /** A model call named a tool that was not offered for its turn (`tools`, `toolChoice`); in the call's denial. */
+  TOOL_NOT_OFFERED: 'AGENT_TOOL_NOT_OFFERED',
+  /** A `beforeRequest` hook threw or returned changes that are invalid; in `AgentResult.error`. */
+  HOOK_FAILED: 'AGENT_HOOK_FAILED',
   /** `connectModel` was asked for a provider whose official SDK is not installed. */
   SDK_MISSING: 'AGENT_SDK_MISSING',
   /** `connectModel` found no API key in its options or the environment. */

@@ -16,15 +16,35 @@ export interface AgentTurnEventData {
     readonly inputTokens: number;
     readonly outputTokens: number;
     readonly cachedInputTokens?: number;
+    readonly cacheWriteInputTokens?: number;
     readonly reasoningTokens?: number;
   };
+  /** How many requests this turn took (more than 1 after retries). */
+  readonly attempts?: number;
   /** The parent call's id, for a nested loop (a subagent). */
+  readonly parent?: string;
+}
+
+/** `agent/model-error`: one failed model request, logged before the retry it may lead to. */
+export interface AgentModelErrorEventData {
+  /** The turn the request was for, from 1. */
+  readonly turn: number;
+  /** Which attempt of that turn failed, from 1. */
+  readonly attempt: number;
+  readonly message: string;
+  readonly status?: number;
+  readonly type?: string;
+  readonly retryAfterMs?: number;
+  readonly retryable: boolean;
+  /** The wait before the next attempt; absent when this failure ends the run. */
+  readonly retryInMs?: number;
   readonly parent?: string;
 }
 
 declare module '@deepseek-ai/dsh-core' {
   interface EventDataMap {
     'agent/turn': AgentTurnEventData;
+    'agent/model-error': AgentModelErrorEventData;
   }
 }
 
@@ -39,24 +59,51 @@ export const agentTurnEvent = z.object({
   text: z.string(),
   calls: z.array(z.object({ id: z.string(), callId: z.string(), name: z.string() })),
   usage: z
-    .object({ inputTokens: count, outputTokens: count, cachedInputTokens: count.optional(), reasoningTokens: count.optional() })
+    .object({
+      inputTokens: count,
+      outputTokens: count,
+      cachedInputTokens: count.optional(),
+      cacheWriteInputTokens: count.optional(),
+      reasoningTokens: count.optional(),
+    })
     .optional(),
+  attempts: z.number().int().positive().optional(),
+  parent: z.string().optional(),
+});
+
+/** The schema of the `agent/model-error` event. */
+export const agentModelErrorEvent = z.object({
+  turn: z.number().int().positive(),
+  attempt: z.number().int().positive(),
+  message: z.string(),
+  status: z.number().int().optional(),
+  type: z.string().optional(),
+  retryAfterMs: count.optional(),
+  retryable: z.boolean(),
+  retryInMs: count.optional(),
   parent: z.string().optional(),
 });
 
 /** The type name of the event, under this package's prefix. */
 export const AGENT_TURN_EVENT = 'agent/turn';
+/** The type name of the failed-request event. */
+export const AGENT_MODEL_ERROR_EVENT = 'agent/model-error';
 
 const defined = new WeakSet<Host>();
 
-/** Defines `agent/turn` on a host once; a nested loop on the same host finds it defined. */
+/** Defines `agent/turn` and `agent/model-error` on a host once; a nested loop on the same host finds them defined. */
 export function defineAgentEvents(host: Host): void {
   if (defined.has(host)) return;
-  try {
-    host.events.define(AGENT_TURN_EVENT, agentTurnEvent);
-  } catch (error) {
-    // Another copy of this package defined it on this host already.
-    if (!(DshError.isInstance(error) && error.code === ErrorCode.DUPLICATE_EVENT_TYPE)) throw error;
+  for (const [type, schema] of [
+    [AGENT_TURN_EVENT, agentTurnEvent],
+    [AGENT_MODEL_ERROR_EVENT, agentModelErrorEvent],
+  ] as const) {
+    try {
+      host.events.define(type, schema);
+    } catch (error) {
+      // Another copy of this package defined it on this host already.
+      if (!(DshError.isInstance(error) && error.code === ErrorCode.DUPLICATE_EVENT_TYPE)) throw error;
+    }
   }
   defined.add(host);
 }

@@ -7,8 +7,26 @@
  *
  * @packageDocumentation
  */
+export {
+  type BeforeRequest,
+  type CompactHistoryOptions,
+  compactHistory,
+  estimateTokens,
+  mediaPartTokens,
+  type RequestChanges,
+  type RequestDraft,
+} from './before-request.js';
+export { type MediaSupport, partsText, placeholderOf } from './content.js';
 export { AgentError, AgentErrorCode } from './errors.js';
-export { AGENT_TURN_EVENT, type AgentTurnEventData, agentTurnEvent, defineAgentEvents } from './events.js';
+export {
+  AGENT_MODEL_ERROR_EVENT,
+  AGENT_TURN_EVENT,
+  type AgentModelErrorEventData,
+  type AgentTurnEventData,
+  agentModelErrorEvent,
+  agentTurnEvent,
+  defineAgentEvents,
+} from './events.js';
 export type {
   AgentMessage,
   AssistantMessage,
@@ -18,9 +36,22 @@ export type {
   ToolResultsMessage,
   UserMessage,
 } from './messages.js';
-export type { AssistantTurn, JsonValue, Model, ModelCallOptions, ModelRequest, ModelToolCall, StopReason, Usage } from './model.js';
+export type {
+  AssistantTurn,
+  JsonValue,
+  Model,
+  ModelCallOptions,
+  ModelRequest,
+  ModelToolCall,
+  StopReason,
+  SystemPrompt,
+  Usage,
+} from './model.js';
+export { describeModelError, type ModelErrorDetail, type ModelFailure } from './model-error.js';
 export { checkHistory, type RunAgentOptions } from './options.js';
 export { agent, agentPluginName } from './plugin.js';
 export { jsonText, outcomeText, resultEntry } from './result-text.js';
-export { type AgentResult, type AgentStop, runAgent } from './run-agent.js';
+export { type RetryOptions, type RetryPolicy, retryDelay, retryPolicy } from './retry.js';
+export { type AgentResult, type AgentResultFields, type AgentStop, type HookFailure, runAgent } from './run-agent.js';
+export type { ToolChoice, ToolSelection } from './tool-choice.js';
 export { version as agentVersion } from './version.js';

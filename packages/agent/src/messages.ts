@@ -1,4 +1,4 @@
-import type { JsonValue } from '@deepseek-ai/dsh-core';
+import type { ContentPart, JsonValue } from '@deepseek-ai/dsh-core';
 import type { ModelToolCall, StopReason, Usage } from './model.js';
 
 /**
@@ -15,6 +15,11 @@ export interface ProviderData {
 export interface UserMessage {
   readonly role: 'user';
   readonly text: string;
+  /**
+   * Images and files sent after the text (core's `ContentPart`s). An
+   * adapter whose provider cannot take one sends a text placeholder instead.
+   */
+  readonly parts?: readonly ContentPart[];
 }
 
 /** An assistant turn as it stays in the history. */
@@ -24,6 +29,8 @@ export interface AssistantMessage {
   readonly calls: readonly ModelToolCall[];
   readonly stop?: StopReason;
   readonly usage?: Usage;
+  /** The model's readable reasoning for this turn, when it showed any (what `onReasoning` received). */
+  readonly reasoning?: string;
   readonly provider?: ProviderData;
 }
 
@@ -36,8 +43,14 @@ export interface ToolResultEntry {
   readonly id: string;
   readonly name: string;
   readonly status: ToolResultStatus;
-  /** The text the model reads: the output, or the error, denial or block with its code. */
+  /**
+   * The text the model reads: the output, or the error, denial or block with
+   * its code. For an output made of parts, their text with a placeholder per
+   * image or file: what a provider that takes no media gets.
+   */
   readonly content: string;
+  /** The output's parts when the tool returned core's `ToolContent` (an image read): adapters send them in their wire format. */
+  readonly parts?: readonly ContentPart[];
   /** True unless `status` is `ok` (Anthropic's `is_error`). */
   readonly isError: boolean;
 }

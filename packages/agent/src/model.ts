@@ -1,5 +1,13 @@
 import type { JsonValue, ToolSchema } from '@deepseek-ai/dsh-core';
 import type { AgentMessage, ProviderData } from './messages.js';
+import type { ToolChoice } from './tool-choice.js';
+
+/**
+ * The system prompt: one text, or several blocks in order (adapters that
+ * take one text join them with a blank line; Anthropic sends them as blocks,
+ * caching up to the last).
+ */
+export type SystemPrompt = string | readonly string[];
 
 /** One tool call as the model asked for it. `args` is the JSON text, kept as text so core parses it losslessly. */
 export interface ModelToolCall {
@@ -26,6 +34,8 @@ export interface Usage {
   readonly outputTokens: number;
   /** Input tokens served from the provider's cache, when reported. */
   readonly cachedInputTokens?: number;
+  /** Input tokens written to the provider's cache (Anthropic's `cache_creation_input_tokens`), when reported. */
+  readonly cacheWriteInputTokens?: number;
   /** Output tokens spent on reasoning, when reported. */
   readonly reasoningTokens?: number;
 }
@@ -44,15 +54,20 @@ export interface AssistantTurn {
   readonly usage?: Usage;
   /** The model that answered, as the provider names it. */
   readonly model?: string;
+  /** The model's readable reasoning (thinking text, reasoning summaries), when the provider shows it. */
+  readonly reasoning?: string;
   /** What the adapter must get back unchanged in the next request (reasoning, signatures, item ids). */
   readonly provider?: ProviderData;
 }
 
 /** What a model is asked: the system text, the history in neutral form and the tools it may call. */
 export interface ModelRequest {
-  readonly system?: string;
+  readonly system?: SystemPrompt;
   readonly messages: readonly AgentMessage[];
+  /** The tools offered this turn. */
   readonly tools: readonly ToolSchema[];
+  /** Whether and which tool the model must call; the provider's default (`auto`) when absent. */
+  readonly toolChoice?: ToolChoice;
 }
 
 /** How one model call runs. */
@@ -64,12 +79,17 @@ export interface ModelCallOptions {
    * adapter calls it per delta; a non-streaming one once with the whole text.
    */
   readonly onText?: (delta: string) => void;
+  /** Called with each piece of readable reasoning as it arrives (per delta when streaming), like `onText`. */
+  readonly onReasoning?: (delta: string) => void;
 }
 
 /**
  * The model seam: a request in, one assistant turn out. Adapters build one
  * from a provider's official client; anything else with this shape works too.
- * It rejects only when the request failed (network, HTTP error, abort).
+ * It rejects only when the request failed (network, HTTP error, abort), with
+ * the SDK's error as it was thrown: `runAgent` reads its status, type and
+ * `retry-after` (`describeModelError`) and retries it, so an adapter
+ * turns its SDK's own retries off.
  */
 export type Model = (request: ModelRequest, options: ModelCallOptions) => Promise<AssistantTurn>;
 

@@ -1,7 +1,10 @@
-import { type Host, type ParentCall, z } from '@deepseek-ai/dsh-core';
+import { contentPartSchema, type Host, type ParentCall, z } from '@deepseek-ai/dsh-core';
+import type { BeforeRequest } from './before-request.js';
 import { AgentError, AgentErrorCode } from './errors.js';
 import type { AgentMessage } from './messages.js';
-import type { Model } from './model.js';
+import type { Model, SystemPrompt } from './model.js';
+import { type RetryOptions, retryOptionsSchema } from './retry.js';
+import { type ToolChoice, type ToolSelection, toolChoiceSchema, toolSelectionSchema } from './tool-choice.js';
 
 /** Options of {@link runAgent}. */
 export interface RunAgentOptions {
@@ -11,8 +14,21 @@ export interface RunAgentOptions {
   readonly model: Model;
   /** The history so far, ending with the user's task. It is not changed; the result holds the new history. */
   readonly messages: readonly AgentMessage[];
-  /** The system text. */
-  readonly system?: string;
+  /** The system prompt: a text, or several blocks (Anthropic caches up to the last one). */
+  readonly system?: SystemPrompt;
+  /** The tools offered to the model (names or a filter); every tool of the host by default. A call of any other is denied (`AGENT_TOOL_NOT_OFFERED`). */
+  readonly tools?: ToolSelection;
+  /** Whether and which tool the model must call (`auto` by default); `beforeRequest` may change it per turn. */
+  readonly toolChoice?: ToolChoice;
+  /** How failed model requests are retried (429, 5xx, connection resets); `false` for never. See {@link RetryOptions}. */
+  readonly retry?: RetryOptions | false;
+  /**
+   * Called before each model request with the history, its token estimate
+   * and the tools offered; may replace the history (compaction: the new one
+   * stays, and must keep each call with its results) or change the tools and
+   * `toolChoice` for this turn. See `compactHistory` for the default strategy.
+   */
+  readonly beforeRequest?: BeforeRequest;
   /** The most model turns this run may take (default 50). */
   readonly maxTurns?: number;
   /** Aborts the run: the model request is cancelled, running calls are aborted and still answered. */
@@ -27,14 +43,17 @@ export interface RunAgentOptions {
   readonly callIdPrefix?: string;
   /** Each piece of visible model text as it arrives (per delta with a streaming adapter). */
   readonly onText?: (delta: string) => void;
+  /** Each piece of readable model reasoning as it arrives (thinking, reasoning summaries). */
+  readonly onReasoning?: (delta: string) => void;
   /** Each message as it joins the history: the assistant turn, then its results. */
   readonly onMessage?: (message: AgentMessage) => void;
 }
 
 const callable = (what: string) => z.custom<(...args: never[]) => unknown>((v) => typeof v === 'function', `must be a ${what} function`);
 
-const message = z.discriminatedUnion('role', [
-  z.looseObject({ role: z.literal('user'), text: z.string() }),
+/** The neutral history's shape: what `checkHistory` and a `beforeRequest` replacement are checked against. */
+export const messageSchema = z.discriminatedUnion('role', [
+  z.looseObject({ role: z.literal('user'), text: z.string(), parts: z.array(contentPartSchema).optional() }),
   z.looseObject({
     role: z.literal('assistant'),
     text: z.string(),
@@ -49,6 +68,7 @@ const message = z.discriminatedUnion('role', [
         status: z.enum(['ok', 'error', 'denied', 'blocked']),
         content: z.string(),
         isError: z.boolean(),
+        parts: z.array(contentPartSchema).optional(),
       }),
     ),
     context: z.string().optional(),
@@ -61,8 +81,12 @@ const schema = z.strictObject({
     'must be a dsh host (createHost)',
   ),
   model: callable('model'),
-  messages: z.array(message).min(1, 'must hold at least the user task'),
-  system: z.string().optional(),
+  messages: z.array(messageSchema).min(1, 'must hold at least the user task'),
+  system: z.union([z.string(), z.array(z.string())]).optional(),
+  tools: toolSelectionSchema.optional(),
+  toolChoice: toolChoiceSchema.optional(),
+  retry: retryOptionsSchema.optional(),
+  beforeRequest: callable('hook').optional(),
   maxTurns: z.number().int().positive().optional(),
   signal: z.custom<AbortSignal>((v) => v instanceof AbortSignal, 'must be an AbortSignal').optional(),
   parent: z
@@ -74,6 +98,7 @@ const schema = z.strictObject({
     .optional(),
   callIdPrefix: z.string().min(1).optional(),
   onText: callable('callback').optional(),
+  onReasoning: callable('callback').optional(),
   onMessage: callable('callback').optional(),
 });
 

@@ -1,4 +1,5 @@
-import type { CallResult, Outcome } from '@deepseek-ai/dsh-core';
+import { type CallResult, isToolContent, type Outcome } from '@deepseek-ai/dsh-core';
+import { partsText } from './content.js';
 import type { ToolResultEntry } from './messages.js';
 
 /**
@@ -6,6 +7,11 @@ import type { ToolResultEntry } from './messages.js';
  * `ok`, otherwise the code and the reason, so a denial reads as a denial.
  */
 export function resultEntry(id: string, result: CallResult): ToolResultEntry {
+  const { outcome } = result;
+  if (outcome.status === 'ok' && isToolContent(outcome.output)) {
+    // Media parts stay parts; the text beside them names each one, for providers that take none.
+    return { id, name: result.name, status: 'ok', content: partsText(outcome.output.parts), isError: false, parts: outcome.output.parts };
+  }
   return {
     id,
     name: result.name,

@@ -1,29 +1,40 @@
 import { type CallResult, type Host, messageOf, type ParentCall, type StepOptions, type StepResult } from '@deepseek-ai/dsh-core';
-import { AgentErrorCode } from './errors.js';
+import { AgentError, AgentErrorCode } from './errors.js';
 import { AGENT_TURN_EVENT, type AgentTurnEventData, defineAgentEvents } from './events.js';
 import { CallIds } from './internal/call-ids.js';
-import { addUsage, turnProblem } from './internal/turn-check.js';
+import { narrowStep } from './internal/offer-gate.js';
+import { prepareRequest, selectTools } from './internal/prepare-request.js';
+import { requestTurn } from './internal/request-turn.js';
+import { addUsage } from './internal/turn-check.js';
 import type { AgentMessage, AssistantMessage, ToolResultEntry, ToolResultsMessage } from './messages.js';
 import type { AssistantTurn, ModelCallOptions, Usage } from './model.js';
+import type { ModelFailure } from './model-error.js';
 import { checkRunAgentOptions, type RunAgentOptions } from './options.js';
 import { resultEntry } from './result-text.js';
+import { retryPolicy } from './retry.js';
 
 /**
  * Why a run ended.
  * - `end`: the model answered without tool calls.
  * - `max-turns`: `maxTurns` model turns were taken; the last calls were answered.
- * - `aborted`: the signal fired; every started call was answered.
+ * - `aborted`: the signal fired (during a request, a retry's wait or the calls); every started call was answered.
  * - `refusal`: the model refused.
  * - `max-tokens`: the model's last turn was cut off at its token limit and asked for no tool.
  * - `empty-turn`: the model answered with neither text nor tool calls (not added to the history).
- * - `model-error`: the model request failed; see `error`.
+ * - `model-error`: the model request failed (after the retries the policy allows), or its turn was malformed; see `error`.
+ * - `hook-error`: the `beforeRequest` hook threw or returned invalid changes; see `error`.
  */
-export type AgentStop = 'end' | 'max-turns' | 'aborted' | 'refusal' | 'max-tokens' | 'empty-turn' | 'model-error';
+export type AgentStop = 'end' | 'max-turns' | 'aborted' | 'refusal' | 'max-tokens' | 'empty-turn' | 'model-error' | 'hook-error';
 
-/** What {@link runAgent} resolves with. The history is always valid for the provider: no call lacks its result. */
-export interface AgentResult {
-  readonly stop: AgentStop;
-  /** The whole history: the messages passed in, then every new turn and its results. */
+/** Why a `beforeRequest` hook ended the run. */
+export interface HookFailure {
+  readonly code: typeof AgentErrorCode.HOOK_FAILED;
+  readonly message: string;
+}
+
+/** What every {@link AgentResult} holds. */
+export interface AgentResultFields {
+  /** The whole history: the messages passed in (or a `beforeRequest` replacement), then every new turn and its results. */
   readonly messages: readonly AgentMessage[];
   /** Model turns taken. */
   readonly turns: number;
@@ -31,9 +42,19 @@ export interface AgentResult {
   readonly text: string;
   /** Tokens of every turn, summed. */
   readonly usage: Usage;
-  /** Present when `stop` is `model-error`: `AGENT_MODEL_FAILED` and the provider's message. */
-  readonly error?: { readonly code: string; readonly message: string };
 }
+
+/**
+ * What {@link runAgent} resolves with. The history is always valid for the
+ * provider: no call lacks its result. `error` is present exactly when the
+ * run ended on a failure, and typed by `stop`.
+ */
+export type AgentResult = AgentResultFields &
+  (
+    | { readonly stop: 'model-error'; readonly error: ModelFailure }
+    | { readonly stop: 'hook-error'; readonly error: HookFailure }
+    | { readonly stop: Exclude<AgentStop, 'model-error' | 'hook-error'>; readonly error?: undefined }
+  );
 
 const defaultMaxTurns = 50;
 
@@ -41,19 +62,25 @@ const defaultMaxTurns = 50;
  * Runs the loop: a model turn, its tool calls through `host.runStep`, one
  * result per call (denials and errors included) and the step's context
  * after them, then the next turn, until the model stops, `maxTurns` or the
- * signal. Logs an `agent/turn` event per turn. Rejects only on invalid
- * options or history (`INVALID_OPTIONS`, `AGENT_INVALID_HISTORY`); a failing
- * model ends the run with `stop: 'model-error'`.
+ * signal. Failed requests are retried by the `retry` policy. Logs an
+ * `agent/turn` event per turn and an `agent/model-error` event per failed request.
+ *
+ * It rejects only before the first request, on invalid options or history
+ * (`INVALID_OPTIONS`, `AGENT_INVALID_HISTORY`); once running, every end is a
+ * result, failures included (`stop: 'model-error'` or `'hook-error'` with `error`).
  */
 export async function runAgent(options: RunAgentOptions): Promise<AgentResult> {
   checkRunAgentOptions(options);
   const { host, model, parent } = options;
   defineAgentEvents(host);
   const maxTurns = options.maxTurns ?? defaultMaxTurns;
+  const policy = retryPolicy(options.retry);
   const signal = joinSignals(options.signal, parent?.signal);
   const prefix = options.callIdPrefix ?? (parent === undefined ? undefined : `${parent.id}:agent:`);
   const ids = new CallIds(prefix);
-  const history: AgentMessage[] = [...options.messages];
+  // Checked up front: a tools list naming no registered tool is bad options, not a failure later.
+  selectTools(host, options.tools, options.toolChoice, (message) => new AgentError(AgentErrorCode.INVALID_OPTIONS, `runAgent: ${message}`));
+  let history: AgentMessage[] = [...options.messages];
   let usage: Usage = { inputTokens: 0, outputTokens: 0 };
   let turns = 0;
   let text = '';
@@ -61,32 +88,28 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentResult> {
     history.push(message);
     options.onMessage?.(message);
   };
-  const finish = (stop: AgentStop, error?: string): AgentResult => {
-    const result = { stop, messages: history, turns, text, usage };
-    return error === undefined ? result : { ...result, error: { code: AgentErrorCode.MODEL_FAILED, message: error } };
-  };
+  const fields = (): AgentResultFields => ({ messages: history, turns, text, usage });
+  const finish = (stop: Exclude<AgentStop, 'model-error' | 'hook-error'>): AgentResult => ({ stop, ...fields() });
   const callOptions: ModelCallOptions = {
     ...(signal === undefined ? {} : { signal }),
     ...(options.onText === undefined ? {} : { onText: options.onText }),
+    ...(options.onReasoning === undefined ? {} : { onReasoning: options.onReasoning }),
   };
 
   for (;;) {
     if (signal?.aborted) return finish('aborted');
     if (turns >= maxTurns) return finish('max-turns');
-    let turn: AssistantTurn;
-    try {
-      const request = { messages: history.slice(), tools: host.tools.schemas() };
-      turn = await model(options.system === undefined ? request : { ...request, system: options.system }, callOptions);
-    } catch (error) {
-      if (signal?.aborted) return finish('aborted');
-      return finish('model-error', messageOf(error));
-    }
+    const prepared = await prepareRequest(options, history, turns + 1);
+    if (prepared.kind === 'failed') return { stop: 'hook-error', error: prepared.failure, ...fields() };
+    history = prepared.history;
+    const answer = await requestTurn({ host, model, request: prepared.request, options: callOptions, policy, turn: turns + 1, parent });
+    if (answer.kind === 'aborted') return finish('aborted');
+    if (answer.kind === 'failed') return { stop: 'model-error', error: answer.failure, ...fields() };
+    const { turn } = answer;
     turns += 1;
-    const problem = turnProblem(turn);
-    if (problem !== undefined) return finish('model-error', `the model's turn is malformed: ${problem}`);
     if (turn.usage !== undefined) usage = addUsage(usage, turn.usage);
     const callIds = ids.forTurn(turn.calls);
-    await logTurn(host, turns, turn, callIds, parent);
+    await logTurn(host, turns, turn, callIds, parent, answer.attempts);
     if (turn.text === '' && turn.calls.length === 0) {
       // Nothing to add: an empty assistant message is itself invalid for most providers.
       return finish(turn.stop === 'refusal' ? 'refusal' : turn.stop === 'max-tokens' ? 'max-tokens' : 'empty-turn');
@@ -97,7 +120,13 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentResult> {
       return finish(turn.stop === 'refusal' ? 'refusal' : turn.stop === 'max-tokens' ? 'max-tokens' : 'end');
     }
     // A truncated turn's calls still run: a complete call is valid, a cut-off one gets INVALID_ARGS from core.
-    const step = await runCalls(host, turn, callIds, signal, parent);
+    const release = prepared.callable === undefined ? undefined : narrowStep(host, callIds, prepared.callable);
+    let step: StepResult;
+    try {
+      step = await runCalls(host, turn, callIds, signal, parent);
+    } finally {
+      release?.();
+    }
     append(resultsMessage(turn, step));
     if (signal?.aborted) return finish('aborted');
   }
@@ -108,6 +137,7 @@ function assistantMessage(turn: AssistantTurn): AssistantMessage {
   return {
     ...message,
     ...(turn.usage === undefined ? {} : { usage: turn.usage }),
+    ...(turn.reasoning === undefined ? {} : { reasoning: turn.reasoning }),
     ...(turn.provider === undefined ? {} : { provider: turn.provider }),
   };
 }
@@ -151,6 +181,7 @@ async function logTurn(
   turn: AssistantTurn,
   callIds: readonly string[],
   parent: ParentCall | undefined,
+  attempts: number,
 ): Promise<void> {
   const data: AgentTurnEventData = {
     turn: n,
@@ -160,6 +191,7 @@ async function logTurn(
     ...(turn.model === undefined ? {} : { model: turn.model }),
     ...(turn.providerStop === undefined ? {} : { providerStop: turn.providerStop }),
     ...(turn.usage === undefined ? {} : { usage: turn.usage }),
+    ...(attempts > 1 ? { attempts } : {}),
     ...(parent === undefined ? {} : { parent: parent.id }),
   };
   try {

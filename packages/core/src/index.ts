@@ -14,6 +14,21 @@ export { z } from 'zod';
 export type { ApprovalAnswer, ApprovalProvider, ApprovalReply, ApprovalRequest } from './approval.js';
 export { type AbortFollower, Cancellation, type CancellationOptions } from './cancellation.js';
 export { type Catalog, type CatalogEvent, catalogMarkdown, catalogOf } from './catalog.js';
+export {
+  type ContentMediaType,
+  type ContentPart,
+  contentMediaTypes,
+  contentPartBytes,
+  contentPartSchema,
+  type FilePart,
+  type ImagePart,
+  isContentPart,
+  isToolContent,
+  maxContentPartBytes,
+  type TextPart,
+  type ToolContent,
+  toolContentSchema,
+} from './content-parts.js';
 export type { Diagnostic, Diagnostics } from './diagnostics.js';
 export { DshError, ErrorCode, messageOf, ToolDenied, ToolError } from './errors.js';
 export type { EventDoc } from './event-docs.js';

@@ -29,4 +29,6 @@ export const commonAdapterOptions = {
   maxTokens: z.number().int().positive().optional(),
   temperature: z.number().optional(),
   extraBody: z.record(z.string(), z.unknown()).optional(),
+  images: z.boolean().optional(),
+  files: z.boolean().optional(),
 };

@@ -5,20 +5,46 @@ import { adapterSuite } from '../testing/adapter-suite.js';
 import type { FakeServer } from '../testing/fake-http.js';
 import { startGeminiServer } from '../testing/gemini-server.js';
 import { type Workspace, workspace } from '../testing/scenario.js';
-import { geminiGenerate } from './gemini.js';
+import { geminiGenerate, geminiModel } from './gemini.js';
 
 function clientFor(server: FakeServer): GoogleGenAI {
   return new GoogleGenAI({ apiKey: 'test-key', httpOptions: { baseUrl: server.url } });
 }
 
 adapterSuite({
-  name: 'geminiGenerate',
+  name: 'geminiModel',
   start: startGeminiServer,
-  model: (server, stream) => geminiGenerate({ client: clientFor(server), model: 'test-model', stream }),
+  model: (server, stream, media) => geminiModel({ client: clientFor(server), model: 'test-model', stream, ...media }),
   finish: { maxTokens: 'MAX_TOKENS', refusal: 'SAFETY' },
+  // Google sends no retry-after header: the wait is a RetryInfo detail in the body.
+  rateLimited: (seconds) => ({
+    status: 429,
+    body: {
+      error: {
+        code: 429,
+        message: 'Resource has been exhausted',
+        status: 'RESOURCE_EXHAUSTED',
+        details: [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: `${seconds}s` }],
+      },
+    },
+  }),
+  rateLimitType: 'RESOURCE_EXHAUSTED',
+  wire: {
+    tools: (body) => (body.tools as { functionDeclarations: { name: string }[] }[])[0]?.functionDeclarations.map((f) => f.name),
+    choice: (body) => (body.toolConfig as { functionCallingConfig?: unknown } | undefined)?.functionCallingConfig,
+    choices: { none: { mode: 'NONE' }, required: { mode: 'ANY' }, tool: (name) => ({ mode: 'ANY', allowedFunctionNames: [name] }) },
+    media: (node) => {
+      const inline = node.inlineData as { mimeType?: string; data?: string } | undefined;
+      return inline === undefined ? undefined : { mediaType: String(inline.mimeType), data: String(inline.data) };
+    },
+  },
 });
 
-describe('geminiGenerate ids', () => {
+describe('geminiModel ids', () => {
+  it('keeps geminiGenerate as a deprecated alias', () => {
+    expect(geminiGenerate).toBe(geminiModel);
+  });
+
   let ws: Workspace;
   let server: FakeServer | undefined;
   beforeEach(async () => {
@@ -41,7 +67,7 @@ describe('geminiGenerate ids', () => {
     ]);
     const result = await runAgent({
       host: ws.host,
-      model: geminiGenerate({ client: clientFor(server), model: 'test-model' }),
+      model: geminiModel({ client: clientFor(server), model: 'test-model' }),
       messages: [{ role: 'user', text: 'go' }],
     });
     expect(server.problems).toEqual([]);
@@ -57,7 +83,7 @@ describe('geminiGenerate ids', () => {
     server = await startGeminiServer([{ calls: [{ id: 'fc-1', name: 'read', args: '{"file_path":"a.txt"}' }] }, { text: 'done' }]);
     const result = await runAgent({
       host: ws.host,
-      model: geminiGenerate({ client: clientFor(server), model: 'test-model', stream: true }),
+      model: geminiModel({ client: clientFor(server), model: 'test-model', stream: true }),
       messages: [{ role: 'user', text: 'go' }],
     });
     expect(server.problems).toEqual([]);

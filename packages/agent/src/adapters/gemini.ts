@@ -5,8 +5,18 @@
  *
  * @packageDocumentation
  */
+
+import type { ContentPart } from '@deepseek-ai/dsh-core';
 import { z } from '@deepseek-ai/dsh-core';
-import type { Content, GenerateContentParameters, GenerateContentResponse, GoogleGenAI, Part } from '@google/genai';
+import type {
+  Content,
+  FunctionCallingConfigMode,
+  GenerateContentParameters,
+  GenerateContentResponse,
+  GoogleGenAI,
+  Part,
+} from '@google/genai';
+import { type MediaSupport, mediaSupport, placeholderOf, takes } from '../content.js';
 import type { AgentMessage, AssistantMessage } from '../messages.js';
 import type { AssistantTurn, JsonValue, Model, ModelRequest, StopReason, Usage } from '../model.js';
 import { checkAdapterOptions, clientWith, commonAdapterOptions } from './check-options.js';
@@ -26,6 +36,10 @@ export interface GeminiOptions {
   /** `maxOutputTokens` of the request. */
   readonly maxTokens?: number;
   readonly temperature?: number;
+  /** Whether the model takes images (user parts, an image `read`); a placeholder text is sent instead when `false`. Default `true`. */
+  readonly images?: boolean;
+  /** Whether the model takes PDF files; a placeholder text is sent instead when `false`. Default `true`. */
+  readonly files?: boolean;
   /** More fields for the request's `config` (`thinkingConfig`, `toolConfig`, …). */
   readonly extraBody?: Readonly<Record<string, unknown>>;
 }
@@ -37,19 +51,27 @@ interface GeminiData {
   readonly content: Content;
 }
 
-/** A {@link Model} on Gemini's `generateContent`. Options are checked here (`INVALID_OPTIONS`). */
-export function geminiGenerate(options: GeminiOptions): Model {
-  checkAdapterOptions('geminiGenerate', optionsSchema, options);
+/**
+ * A {@link Model} on Gemini's `generateContent`. Options are checked here
+ * (`INVALID_OPTIONS`). Each request sets `httpOptions.retryOptions.attempts`
+ * to 1 (over the client's own): `runAgent` retries.
+ */
+export function geminiModel(options: GeminiOptions): Model {
+  checkAdapterOptions('geminiModel', optionsSchema, options);
   const made = { n: 0 };
-  return async (request, { signal, onText }) => {
+  return async (request, { signal, onText, onReasoning }) => {
     const params = geminiRequest(options, request);
-    if (signal !== undefined) params.config = { ...params.config, abortSignal: signal };
+    params.config = {
+      ...params.config,
+      httpOptions: { ...(params.config as { httpOptions?: object }).httpOptions, retryOptions: { attempts: 1 } },
+      ...(signal === undefined ? {} : { abortSignal: signal }),
+    };
     if (options.stream === true) {
       const parts: Part[] = [];
       let last: GenerateContentResponse | undefined;
       for await (const chunk of await options.client.models.generateContentStream(params)) {
         for (const part of chunk.candidates?.[0]?.content?.parts ?? []) {
-          if (typeof part.text === 'string' && part.thought !== true && part.text !== '') onText?.(part.text);
+          if (typeof part.text === 'string' && part.text !== '') (part.thought === true ? onReasoning : onText)?.(part.text);
           appendPart(parts, part);
         }
         last = chunk;
@@ -59,10 +81,14 @@ export function geminiGenerate(options: GeminiOptions): Model {
     }
     const response = await options.client.models.generateContent(params);
     const turn = turnOf(response, response.candidates?.[0]?.content?.parts ?? [], made);
+    if (turn.reasoning !== undefined) onReasoning?.(turn.reasoning);
     if (turn.text !== '') onText?.(turn.text);
     return turn;
   };
 }
+
+/** @deprecated The old name of {@link geminiModel}. */
+export const geminiGenerate = geminiModel;
 
 /** Streamed text arrives in pieces; plain pieces join, anything signed or not text stays its own part. */
 function appendPart(parts: Part[], part: Part): void {
@@ -79,7 +105,10 @@ function appendPart(parts: Part[], part: Part): void {
 /** The request for a neutral request. */
 export function geminiRequest(options: GeminiOptions, request: ModelRequest): GenerateContentParameters & { config: object } {
   const config: NonNullable<GenerateContentParameters['config']> = { ...options.extraBody };
-  if (request.system !== undefined) config.systemInstruction = request.system;
+  if (request.system !== undefined) {
+    const blocks = typeof request.system === 'string' ? [request.system] : request.system;
+    config.systemInstruction = { parts: blocks.map((text) => ({ text })) };
+  }
   if (request.tools.length > 0) {
     config.tools = [
       {
@@ -90,19 +119,27 @@ export function geminiRequest(options: GeminiOptions, request: ModelRequest): Ge
         })),
       },
     ];
+    const choice = request.toolChoice;
+    if (choice !== undefined) {
+      // The enum's values are its names; the SDK is not imported at run time here.
+      const mode = (typeof choice === 'object' || choice === 'required' ? 'ANY' : choice.toUpperCase()) as FunctionCallingConfigMode;
+      config.toolConfig = {
+        functionCallingConfig: typeof choice === 'object' ? { mode, allowedFunctionNames: [choice.tool] } : { mode },
+      };
+    }
   }
   if (options.maxTokens !== undefined) config.maxOutputTokens = options.maxTokens;
   if (options.temperature !== undefined) config.temperature = options.temperature;
-  return { model: options.model, contents: geminiContents(request.messages), config };
+  return { model: options.model, contents: geminiContents(request.messages, mediaSupport(options)), config };
 }
 
 /** The neutral history as Gemini contents. */
-export function geminiContents(messages: readonly AgentMessage[]): Content[] {
+export function geminiContents(messages: readonly AgentMessage[], support: MediaSupport = { images: true, files: true }): Content[] {
   const out: Content[] = [];
   let asked: AssistantMessage | undefined;
   for (const m of messages) {
     if (m.role === 'user') {
-      out.push({ role: 'user', parts: [{ text: m.text }] });
+      out.push({ role: 'user', parts: [{ text: m.text }, ...(m.parts ?? []).map((p) => partOf(p, support))] });
     } else if (m.role === 'assistant') {
       asked = m;
       out.push(m.provider?.adapter === GEMINI_ADAPTER ? (m.provider.data as unknown as GeminiData).content : rebuilt(m));
@@ -114,11 +151,22 @@ export function geminiContents(messages: readonly AgentMessage[]): Content[] {
         const response = r.isError ? { error: r.content } : { output: r.content };
         return { functionResponse: id === undefined ? { name: r.name, response } : { id, name: r.name, response } };
       });
+      // The results' media after every functionResponse: the API matches responses to calls at the head.
+      for (const r of m.results) {
+        const media = (r.parts ?? []).filter((p) => p.type !== 'text' && takes(support, p));
+        if (media.length > 0) parts.push({ text: `The result of ${r.name} (${r.id}) shows:` }, ...media.map((p) => partOf(p, support)));
+      }
       if (m.context !== undefined) parts.push({ text: m.context });
       out.push({ role: 'user', parts });
     }
   }
   return out;
+}
+
+function partOf(part: ContentPart, support: MediaSupport): Part {
+  if (part.type === 'text') return { text: part.text };
+  if (!takes(support, part)) return { text: placeholderOf(part) };
+  return { inlineData: { mimeType: part.mediaType, data: part.data } };
 }
 
 function rebuilt(m: AssistantMessage): Content {
@@ -141,6 +189,7 @@ function turnOf(response: GenerateContentResponse, parts: readonly Part[], made:
   const candidate = response.candidates?.[0];
   const blocked = response.promptFeedback?.blockReason;
   const text = parts.flatMap((p) => (typeof p.text === 'string' && p.thought !== true ? [p.text] : [])).join('');
+  const thoughts = parts.flatMap((p) => (typeof p.text === 'string' && p.thought === true && p.text !== '' ? [p.text] : []));
   const calls = parts.flatMap((p) =>
     p.functionCall === undefined
       ? []
@@ -167,6 +216,7 @@ function turnOf(response: GenerateContentResponse, parts: readonly Part[], made:
   return {
     ...turn,
     ...(finish === undefined ? {} : { providerStop: finish }),
+    ...(thoughts.length === 0 ? {} : { reasoning: thoughts.join('') }),
     ...(response.modelVersion === undefined ? {} : { model: response.modelVersion }),
     ...(response.usageMetadata === undefined ? {} : { usage: usageOf(response.usageMetadata) }),
   };

@@ -6,7 +6,7 @@ import { adapterSuite } from '../testing/adapter-suite.js';
 import type { FakeServer } from '../testing/fake-http.js';
 import { startOpenAIChatServer } from '../testing/openai-chat-server.js';
 import { type Workspace, workspace } from '../testing/scenario.js';
-import { chatMessages, openaiChat } from './openai-chat.js';
+import { chatMessages, openaiChat, openaiChatModel } from './openai-chat.js';
 
 let ws: Workspace;
 let server: FakeServer | undefined;
@@ -21,16 +21,34 @@ afterEach(async () => {
 
 const task: AgentMessage[] = [{ role: 'user', text: 'Combine a.txt and b.txt into c.txt.' }];
 
+/** A client with its default retries: the adapter must turn them off per request. */
 function clientFor(s: FakeServer): OpenAI {
-  return new OpenAI({ apiKey: 'test-key', baseURL: s.url, maxRetries: 0 });
+  return new OpenAI({ apiKey: 'test-key', baseURL: s.url });
 }
 
 adapterSuite({
-  name: 'openaiChat',
+  name: 'openaiChatModel',
   start: startOpenAIChatServer,
-  model: (s, stream) => openaiChat({ client: clientFor(s), model: 'test-model', stream }),
+  model: (s, stream, media) => openaiChatModel({ client: clientFor(s), model: 'test-model', stream, ...media }),
   servedId: (t, i) => `call_${t}_${i}`,
   finish: { maxTokens: 'length', refusal: 'content_filter' },
+  rateLimited: (seconds) => ({ status: 429, type: 'requests', headers: { 'retry-after': String(seconds) } }),
+  rateLimitType: 'requests',
+  wire: {
+    tools: (body) => (body.tools as { function: { name: string } }[]).map((t) => t.function.name),
+    choice: (body) => body.tool_choice,
+    choices: { none: 'none', required: 'required', tool: (name) => ({ type: 'function', function: { name } }) },
+    media: (node) => {
+      const url =
+        node.type === 'image_url'
+          ? (node.image_url as { url?: string })?.url
+          : node.type === 'file'
+            ? (node.file as { file_data?: string })?.file_data
+            : undefined;
+      const m = /^data:([^;]+);base64,(.*)$/.exec(url ?? '');
+      return m === null ? undefined : { mediaType: m[1] as string, data: m[2] as string };
+    },
+  },
 });
 
 const refused = new Set(['minimum', 'maximum', 'pattern', 'format', '$schema', 'exclusiveMinimum', 'minLength', 'maxLength']);
@@ -47,7 +65,7 @@ function keywordsOf(node: unknown): string[] {
 describe('openaiChat requests', () => {
   it('sends strict schemas reduced to what the API accepts', async () => {
     server = await startOpenAIChatServer([{ text: 'ok' }]);
-    await runAgent({ host: ws.host, model: openaiChat({ client: clientFor(server), model: 'm', strict: true }), messages: task });
+    await runAgent({ host: ws.host, model: openaiChatModel({ client: clientFor(server), model: 'm', strict: true }), messages: task });
     // The tools' own schemas do use refused keywords, so the reduction has work to do.
     expect(keywordsOf(ws.host.tools.schemas().map((t) => t.inputSchema)).some((k) => refused.has(k))).toBe(true);
     const body = server.requests[0]?.body;
@@ -59,8 +77,12 @@ describe('openaiChat requests', () => {
     }
   });
 
+  it('keeps openaiChat as a deprecated alias', () => {
+    expect(openaiChat).toBe(openaiChatModel);
+  });
+
   it('refuses options without a client, naming the field', () => {
-    expect(() => openaiChat({ client: {} as OpenAI, model: 'm' })).toThrow(
+    expect(() => openaiChatModel({ client: {} as OpenAI, model: 'm' })).toThrow(
       expect.objectContaining({ code: 'INVALID_OPTIONS', message: expect.stringContaining('client') }),
     );
   });

@@ -5,13 +5,14 @@
  *
  * @packageDocumentation
  */
-import type { ToolSchema } from '@deepseek-ai/dsh-core';
+import type { ContentPart, ToolSchema } from '@deepseek-ai/dsh-core';
 import { z } from '@deepseek-ai/dsh-core';
 import type OpenAI from 'openai';
-import type { AgentMessage } from '../messages.js';
+import { dataUrl, type MediaSupport, mediaSupport, placeholderOf, takes } from '../content.js';
+import type { AgentMessage, ToolResultEntry } from '../messages.js';
 import type { AssistantTurn, Model, ModelRequest, StopReason, Usage } from '../model.js';
 import { checkAdapterOptions, clientWith, commonAdapterOptions } from './check-options.js';
-import { inputSchemaOf, strictSchemaOf } from './schema.js';
+import { inputSchemaOf, strictSchemaOf, systemText } from './schema.js';
 
 type ChatParams = OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming;
 type ChatMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
@@ -35,6 +36,10 @@ export interface OpenAIChatOptions {
   readonly strict?: boolean;
   /** `parallel_tool_calls`; the API's default when absent. */
   readonly parallelToolCalls?: boolean;
+  /** Whether the model takes images (user parts, an image `read`); a placeholder text is sent instead when `false`. Default `true`. */
+  readonly images?: boolean;
+  /** Whether the model takes PDF files; a placeholder text is sent instead when `false`. Default `true`. */
+  readonly files?: boolean;
   /** More fields for the request body (DeepSeek's `thinking`, `reasoning_effort`, …). */
   readonly extraBody?: Readonly<Record<string, unknown>>;
 }
@@ -51,35 +56,50 @@ interface ChatData {
   readonly reasoning_content?: string;
 }
 
-/** A {@link Model} on OpenAI Chat Completions. Options are checked here (`INVALID_OPTIONS`). */
-export function openaiChat(options: OpenAIChatOptions): Model {
-  checkAdapterOptions('openaiChat', optionsSchema, options);
+/**
+ * A {@link Model} on OpenAI Chat Completions. Options are checked here
+ * (`INVALID_OPTIONS`). Each request is sent with `maxRetries: 0`: `runAgent`
+ * retries (with its events), so the client's own retries would multiply attempts.
+ */
+export function openaiChatModel(options: OpenAIChatOptions): Model {
+  checkAdapterOptions('openaiChatModel', optionsSchema, options);
   const made = { n: 0 };
-  return async (request, { signal, onText }) => {
+  return async (request, { signal, onText, onReasoning }) => {
     const body = chatRequest(options, request);
-    const requestOptions = signal === undefined ? {} : { signal };
+    const requestOptions = { maxRetries: 0, ...(signal === undefined ? {} : { signal }) };
     if (options.stream === true) {
       const stream = await options.client.chat.completions.create(
         { ...body, stream: true, stream_options: { include_usage: true } },
         requestOptions,
       );
-      const acc = new ChunkAccumulator(onText);
+      const acc = new ChunkAccumulator(onText, onReasoning);
       for await (const chunk of stream) acc.add(chunk);
       return turnOf(acc.result(), made);
     }
     const completion = await options.client.chat.completions.create(body, requestOptions);
     const turn = turnOf(messageOfCompletion(completion), made);
+    if (turn.reasoning !== undefined && turn.reasoning !== '') onReasoning?.(turn.reasoning);
     if (turn.text !== '') onText?.(turn.text);
     return turn;
   };
 }
 
+/** @deprecated The old name of {@link openaiChatModel}. */
+export const openaiChat = openaiChatModel;
+
 /** The request body for a neutral request. */
 export function chatRequest(options: OpenAIChatOptions, request: ModelRequest): ChatParams {
-  const body: ChatParams = { ...options.extraBody, model: options.model, messages: chatMessages(request.system, request.messages) };
+  const body: ChatParams = {
+    ...options.extraBody,
+    model: options.model,
+    messages: chatMessages(systemText(request.system), request.messages, mediaSupport(options)),
+  };
   if (request.tools.length > 0) {
     body.tools = request.tools.map((tool) => chatTool(tool, options.strict === true));
     if (options.parallelToolCalls !== undefined) body.parallel_tool_calls = options.parallelToolCalls;
+    const choice = request.toolChoice;
+    if (choice !== undefined)
+      body.tool_choice = typeof choice === 'string' ? choice : { type: 'function', function: { name: choice.tool } };
   }
   if (options.maxTokens !== undefined) body.max_tokens = options.maxTokens;
   if (options.temperature !== undefined) body.temperature = options.temperature;
@@ -95,12 +115,19 @@ function chatTool(tool: ToolSchema, strict: boolean): ChatTool {
 }
 
 /** The neutral history as Chat Completions messages. */
-export function chatMessages(system: string | undefined, messages: readonly AgentMessage[]): ChatMessage[] {
+export function chatMessages(
+  system: string | undefined,
+  messages: readonly AgentMessage[],
+  support: MediaSupport = allMedia,
+): ChatMessage[] {
   const out: ChatMessage[] = [];
   if (system !== undefined) out.push({ role: 'system', content: system });
   for (const m of messages) {
     if (m.role === 'user') {
-      out.push({ role: 'user', content: m.text });
+      out.push({
+        role: 'user',
+        content: m.parts === undefined ? m.text : [{ type: 'text', text: m.text }, ...m.parts.map((p) => chatPart(p, support))],
+      });
     } else if (m.role === 'assistant') {
       const message: ChatMessage & { reasoning_content?: string } = { role: 'assistant', content: m.text === '' ? null : m.text };
       if (m.calls.length > 0) {
@@ -111,10 +138,34 @@ export function chatMessages(system: string | undefined, messages: readonly Agen
       out.push(message);
     } else {
       for (const r of m.results) out.push({ role: 'tool', tool_call_id: r.id, content: r.content });
+      // A tool message holds text only: the media of the results follow in one user message.
+      const media = mediaMessage(m.results, support);
+      if (media !== undefined) out.push(media);
       if (m.context !== undefined) out.push({ role: 'user', content: m.context });
     }
   }
   return out;
+}
+
+const allMedia: MediaSupport = { images: true, files: true };
+
+type ChatPart = OpenAI.Chat.Completions.ChatCompletionContentPart;
+
+function chatPart(part: ContentPart, support: MediaSupport): ChatPart {
+  if (part.type === 'text') return { type: 'text', text: part.text };
+  if (!takes(support, part)) return { type: 'text', text: placeholderOf(part) };
+  if (part.type === 'image') return { type: 'image_url', image_url: { url: dataUrl(part) } };
+  return { type: 'file', file: { filename: part.name ?? 'document.pdf', file_data: dataUrl(part) } };
+}
+
+function mediaMessage(results: readonly ToolResultEntry[], support: MediaSupport): ChatMessage | undefined {
+  const content: ChatPart[] = [];
+  for (const r of results) {
+    const media = (r.parts ?? []).filter((p) => p.type !== 'text' && takes(support, p));
+    if (media.length === 0) continue;
+    content.push({ type: 'text', text: `The result of tool call ${r.id} (${r.name}) shows:` }, ...media.map((p) => chatPart(p, support)));
+  }
+  return content.length === 0 ? undefined : { role: 'user', content };
 }
 
 /** The parts of an answer, from a whole completion or accumulated chunks. */
@@ -159,9 +210,11 @@ class ChunkAccumulator {
     model: undefined,
   };
   readonly #onText: ((delta: string) => void) | undefined;
+  readonly #onReasoning: ((delta: string) => void) | undefined;
 
-  constructor(onText: ((delta: string) => void) | undefined) {
+  constructor(onText: ((delta: string) => void) | undefined, onReasoning: ((delta: string) => void) | undefined) {
     this.#onText = onText;
+    this.#onReasoning = onReasoning;
   }
 
   add(chunk: OpenAI.Chat.Completions.ChatCompletionChunk): void {
@@ -175,7 +228,10 @@ class ChunkAccumulator {
       a.content += delta.content;
       this.#onText?.(delta.content);
     }
-    if (delta.reasoning_content) a.reasoning = (a.reasoning ?? '') + delta.reasoning_content;
+    if (delta.reasoning_content) {
+      a.reasoning = (a.reasoning ?? '') + delta.reasoning_content;
+      this.#onReasoning?.(delta.reasoning_content);
+    }
     if (delta.refusal) a.refusal = (a.refusal ?? '') + delta.refusal;
     for (const part of delta.tool_calls ?? []) {
       a.calls[part.index] ??= { id: '', name: '', args: '' };
@@ -213,7 +269,10 @@ function turnOf(a: ChatAnswer, made: { n: number }): AssistantTurn {
     ...(a.refusal === undefined ? {} : { refusal: a.refusal }),
     ...(a.usage === undefined ? {} : { usage: usageOf(a.usage) }),
     ...(a.model === undefined ? {} : { model: a.model }),
-    ...(a.reasoning === undefined ? {} : { provider: { adapter: OPENAI_CHAT_ADAPTER, data: { reasoning_content: a.reasoning } } }),
+    // DeepSeek's thinking mode answers 400 unless reasoning_content comes back on tool-call turns.
+    ...(a.reasoning === undefined
+      ? {}
+      : { reasoning: a.reasoning, provider: { adapter: OPENAI_CHAT_ADAPTER, data: { reasoning_content: a.reasoning } } }),
   };
 }
 

@@ -2,15 +2,28 @@ import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import { adapterSuite } from '../testing/adapter-suite.js';
 import { startOpenAIResponsesServer } from '../testing/openai-responses-server.js';
-import { openaiResponses, responsesInput } from './openai-responses.js';
+import { openaiResponses, openaiResponsesModel, responsesInput } from './openai-responses.js';
 
 adapterSuite({
-  name: 'openaiResponses',
+  name: 'openaiResponsesModel',
   start: startOpenAIResponsesServer,
-  model: (server, stream) =>
-    openaiResponses({ client: new OpenAI({ apiKey: 'test-key', baseURL: server.url, maxRetries: 0 }), model: 'test-model', stream }),
+  // The client keeps its default retries: the adapter must turn them off per request.
+  model: (server, stream, media) =>
+    openaiResponsesModel({ client: new OpenAI({ apiKey: 'test-key', baseURL: server.url }), model: 'test-model', stream, ...media }),
   servedId: (t, i) => `call_${t}_${i}`,
   finish: { maxTokens: 'max_output_tokens', refusal: 'content_filter' },
+  rateLimited: (seconds) => ({ status: 429, type: 'requests', headers: { 'retry-after': String(seconds) } }),
+  rateLimitType: 'requests',
+  wire: {
+    tools: (body) => (body.tools as { name: string }[]).map((t) => t.name),
+    choice: (body) => body.tool_choice,
+    choices: { none: 'none', required: 'required', tool: (name) => ({ type: 'function', name }) },
+    media: (node) => {
+      const url = node.type === 'input_image' ? node.image_url : node.type === 'input_file' ? node.file_data : undefined;
+      const m = /^data:([^;]+);base64,(.*)$/.exec(typeof url === 'string' ? url : '');
+      return m === null ? undefined : { mediaType: m[1] as string, data: m[2] as string };
+    },
+  },
 });
 
 describe('openaiResponses history', () => {
@@ -30,9 +43,13 @@ describe('openaiResponses history', () => {
     ]);
   });
 
+  it('keeps openaiResponses as a deprecated alias', () => {
+    expect(openaiResponses).toBe(openaiResponsesModel);
+  });
+
   it('refuses unknown options, naming the field', () => {
     const client = new OpenAI({ apiKey: 'k', baseURL: 'http://127.0.0.1:9' });
-    expect(() => openaiResponses({ client, model: 'm', strcit: true } as never)).toThrow(
+    expect(() => openaiResponsesModel({ client, model: 'm', strcit: true } as never)).toThrow(
       expect.objectContaining({ code: 'INVALID_OPTIONS', message: expect.stringContaining('strcit') }),
     );
   });

@@ -5,12 +5,15 @@
  *
  * @packageDocumentation
  */
+
+import type { ContentPart } from '@deepseek-ai/dsh-core';
 import { z } from '@deepseek-ai/dsh-core';
 import type OpenAI from 'openai';
-import type { AgentMessage } from '../messages.js';
+import { dataUrl, type MediaSupport, mediaSupport, placeholderOf, takes } from '../content.js';
+import type { AgentMessage, ToolResultEntry } from '../messages.js';
 import type { AssistantTurn, JsonValue, Model, ModelRequest, StopReason, Usage } from '../model.js';
 import { checkAdapterOptions, clientWith, commonAdapterOptions } from './check-options.js';
-import { inputSchemaOf, strictSchemaOf } from './schema.js';
+import { inputSchemaOf, strictSchemaOf, systemText } from './schema.js';
 
 type Params = OpenAI.Responses.ResponseCreateParamsNonStreaming;
 type InputItem = OpenAI.Responses.ResponseInputItem;
@@ -35,6 +38,10 @@ export interface OpenAIResponsesOptions {
   readonly parallelToolCalls?: boolean;
   /** `store`: whether the provider keeps the response; the API's default when absent. */
   readonly store?: boolean;
+  /** Whether the model takes images (user parts, an image `read`); a placeholder text is sent instead when `false`. Default `true`. */
+  readonly images?: boolean;
+  /** Whether the model takes PDF files; a placeholder text is sent instead when `false`. Default `true`. */
+  readonly files?: boolean;
   /** More fields for the request body (`reasoning`, `include`, …). */
   readonly extraBody?: Readonly<Record<string, unknown>>;
 }
@@ -47,18 +54,23 @@ const optionsSchema = z.strictObject({
   store: z.boolean().optional(),
 });
 
-/** A {@link Model} on OpenAI Responses. Options are checked here (`INVALID_OPTIONS`). */
-export function openaiResponses(options: OpenAIResponsesOptions): Model {
-  checkAdapterOptions('openaiResponses', optionsSchema, options);
-  return async (request, { signal, onText }) => {
+/**
+ * A {@link Model} on OpenAI Responses. Options are checked here
+ * (`INVALID_OPTIONS`). Requests go with `maxRetries: 0`: `runAgent` retries.
+ */
+export function openaiResponsesModel(options: OpenAIResponsesOptions): Model {
+  checkAdapterOptions('openaiResponsesModel', optionsSchema, options);
+  return async (request, { signal, onText, onReasoning }) => {
     const body = responsesRequest(options, request);
-    const requestOptions = signal === undefined ? {} : { signal };
+    const requestOptions = { maxRetries: 0, ...(signal === undefined ? {} : { signal }) };
     if (options.stream === true) {
       const stream = await options.client.responses.create({ ...body, stream: true }, requestOptions);
       let final: Response | undefined;
       for await (const event of stream) {
         if (event.type === 'response.output_text.delta') onText?.(event.delta);
-        else if (event.type === 'response.completed' || event.type === 'response.incomplete' || event.type === 'response.failed') {
+        else if (event.type === 'response.reasoning_summary_text.delta' || event.type === 'response.reasoning_text.delta') {
+          onReasoning?.(event.delta);
+        } else if (event.type === 'response.completed' || event.type === 'response.incomplete' || event.type === 'response.failed') {
           final = event.response;
         } else if (event.type === 'error') throw new Error(`the stream reported an error: ${event.message}`);
       }
@@ -66,15 +78,20 @@ export function openaiResponses(options: OpenAIResponsesOptions): Model {
       return turnOf(final);
     }
     const turn = turnOf(await options.client.responses.create(body, requestOptions));
+    if (turn.reasoning !== undefined) onReasoning?.(turn.reasoning);
     if (turn.text !== '') onText?.(turn.text);
     return turn;
   };
 }
 
+/** @deprecated The old name of {@link openaiResponsesModel}. */
+export const openaiResponses = openaiResponsesModel;
+
 /** The request body for a neutral request. */
 export function responsesRequest(options: OpenAIResponsesOptions, request: ModelRequest): Params {
-  const body: Params = { ...options.extraBody, model: options.model, input: responsesInput(request.messages) };
-  if (request.system !== undefined) body.instructions = request.system;
+  const body: Params = { ...options.extraBody, model: options.model, input: responsesInput(request.messages, mediaSupport(options)) };
+  const instructions = systemText(request.system);
+  if (instructions !== undefined) body.instructions = instructions;
   if (request.tools.length > 0) {
     const strict = options.strict === true;
     body.tools = request.tools.map((tool) => ({
@@ -85,6 +102,8 @@ export function responsesRequest(options: OpenAIResponsesOptions, request: Model
       strict,
     }));
     if (options.parallelToolCalls !== undefined) body.parallel_tool_calls = options.parallelToolCalls;
+    const choice = request.toolChoice;
+    if (choice !== undefined) body.tool_choice = typeof choice === 'string' ? choice : { type: 'function', name: choice.tool };
   }
   if (options.maxTokens !== undefined) body.max_output_tokens = options.maxTokens;
   if (options.temperature !== undefined) body.temperature = options.temperature;
@@ -93,11 +112,21 @@ export function responsesRequest(options: OpenAIResponsesOptions, request: Model
 }
 
 /** The neutral history as Responses input items. */
-export function responsesInput(messages: readonly AgentMessage[]): InputItem[] {
+export function responsesInput(messages: readonly AgentMessage[], support: MediaSupport = { images: true, files: true }): InputItem[] {
   const out: InputItem[] = [];
   for (const m of messages) {
     if (m.role === 'user') {
-      out.push({ role: 'user', content: m.text });
+      out.push({
+        role: 'user',
+        content:
+          m.parts === undefined
+            ? m.text
+            : // The message and the function-output part types differ only in nullability: the values fit both.
+              ([
+                { type: 'input_text', text: m.text },
+                ...m.parts.map((p) => inputPart(p, support)),
+              ] as OpenAI.Responses.ResponseInputMessageContentList),
+      });
     } else if (m.role === 'assistant') {
       if (m.provider?.adapter === OPENAI_RESPONSES_ADAPTER) {
         out.push(...(m.provider.data as unknown as InputItem[]));
@@ -106,11 +135,28 @@ export function responsesInput(messages: readonly AgentMessage[]): InputItem[] {
       if (m.text !== '') out.push({ role: 'assistant', content: m.text });
       for (const c of m.calls) out.push({ type: 'function_call', call_id: c.id, name: c.name, arguments: c.args });
     } else {
-      for (const r of m.results) out.push({ type: 'function_call_output', call_id: r.id, output: r.content });
+      for (const r of m.results) out.push({ type: 'function_call_output', call_id: r.id, output: outputOf(r, support) });
       if (m.context !== undefined) out.push({ role: 'user', content: m.context });
     }
   }
   return out;
+}
+
+type InputPart =
+  | OpenAI.Responses.ResponseInputTextContent
+  | OpenAI.Responses.ResponseInputImageContent
+  | OpenAI.Responses.ResponseInputFileContent;
+
+function inputPart(part: ContentPart, support: MediaSupport): InputPart {
+  if (part.type === 'text') return { type: 'input_text', text: part.text };
+  if (!takes(support, part)) return { type: 'input_text', text: placeholderOf(part) };
+  if (part.type === 'image') return { type: 'input_image', image_url: dataUrl(part), detail: 'auto' };
+  return { type: 'input_file', file_data: dataUrl(part), filename: part.name ?? 'document.pdf' };
+}
+
+/** A result's output: its text, or its parts (a function output may hold images and files). */
+function outputOf(r: ToolResultEntry, support: MediaSupport): string | InputPart[] {
+  return r.parts === undefined ? r.content : r.parts.map((p) => inputPart(p, support));
 }
 
 function turnOf(response: Response): AssistantTurn {
@@ -118,6 +164,7 @@ function turnOf(response: Response): AssistantTurn {
   const output = response.output ?? [];
   let text = '';
   let refusal: string | undefined;
+  let reasoning: string | undefined;
   const calls: { id: string; name: string; args: string }[] = [];
   for (const item of output) {
     if (item.type === 'message') {
@@ -125,6 +172,10 @@ function turnOf(response: Response): AssistantTurn {
         if (part.type === 'output_text') text += part.text;
         else if (part.type === 'refusal') refusal = (refusal ?? '') + part.refusal;
       }
+    } else if (item.type === 'reasoning') {
+      // Summaries (and, for open models, the reasoning text) are readable; the item itself goes back as it came.
+      const parts = [...(item.summary ?? []), ...(item.content ?? [])].map((p) => p.text);
+      if (parts.length > 0) reasoning = (reasoning === undefined ? '' : `${reasoning}\n\n`) + parts.join('\n\n');
     } else if (item.type === 'function_call') {
       calls.push({ id: item.call_id, name: item.name, args: item.arguments ?? '' });
     }
@@ -146,6 +197,7 @@ function turnOf(response: Response): AssistantTurn {
   return {
     ...turn,
     ...(refusal === undefined ? {} : { refusal }),
+    ...(reasoning === undefined ? {} : { reasoning }),
     ...(response.usage === undefined || response.usage === null ? {} : { usage: usageOf(response.usage) }),
   };
 }

@@ -64,3 +64,9 @@ export function argsObject(text: string): Record<string, unknown> {
     return {};
   }
 }
+
+/** The system prompt as one text: blocks joined by a blank line. */
+export function systemText(system: string | readonly string[] | undefined): string | undefined {
+  if (system === undefined) return undefined;
+  return typeof system === 'string' ? system : system.join('\n\n');
+}

@@ -16,17 +16,16 @@ export function turnProblem(turn: AssistantTurn): string | undefined {
   return undefined;
 }
 
+const optionalCounts = ['cachedInputTokens', 'cacheWriteInputTokens', 'reasoningTokens'] as const;
+
 /** The sum of two usages; optional counts are kept when either side has them. */
 export function addUsage(a: Usage, b: Usage): Usage {
   const sum: { -readonly [K in keyof Usage]: Usage[K] } = {
     inputTokens: a.inputTokens + b.inputTokens,
     outputTokens: a.outputTokens + b.outputTokens,
   };
-  if (a.cachedInputTokens !== undefined || b.cachedInputTokens !== undefined) {
-    sum.cachedInputTokens = (a.cachedInputTokens ?? 0) + (b.cachedInputTokens ?? 0);
-  }
-  if (a.reasoningTokens !== undefined || b.reasoningTokens !== undefined) {
-    sum.reasoningTokens = (a.reasoningTokens ?? 0) + (b.reasoningTokens ?? 0);
+  for (const key of optionalCounts) {
+    if (a[key] !== undefined || b[key] !== undefined) sum[key] = (a[key] ?? 0) + (b[key] ?? 0);
   }
   return sum;
 }

@@ -1,4 +1,13 @@
-import { canonical, expectWire, type FakeReply, type FakeServer, type ScriptedTurn, type SseFrame, startFakeServer } from './fake-http.js';
+import {
+  canonical,
+  expectWire,
+  type FakeReply,
+  type FakeServer,
+  failureReply,
+  type ScriptedTurn,
+  type SseFrame,
+  startFakeServer,
+} from './fake-http.js';
 
 type Wire = Record<string, unknown>;
 type Block = Record<string, unknown>;
@@ -13,40 +22,53 @@ type Block = Record<string, unknown>;
  */
 export function startAnthropicServer(turns: readonly ScriptedTurn[]): Promise<FakeServer> {
   const served: { ids: string[]; thinking?: Block }[] = [];
-  return startFakeServer(
-    (request, index) => {
-      expectWire(request.method === 'POST' && request.path === '/v1/messages', `unexpected ${request.method} ${request.path}`);
-      const body = request.body as Wire;
-      expectWire(typeof body.max_tokens === 'number', 'max_tokens is required');
-      checkHistory(body.messages, served);
-      const turn = turns[index];
-      expectWire(turn !== undefined, `no scripted turn ${index}: the client asked once too often`);
-      turn.check?.(body);
-      const content: Block[] = [];
-      const thinking = turn.reasoning === undefined ? undefined : { type: 'thinking', thinking: turn.reasoning, signature: `sig-${index}` };
-      if (thinking !== undefined) content.push(thinking);
-      if (turn.text !== undefined) content.push({ type: 'text', text: turn.text, citations: null });
-      (turn.calls ?? []).forEach((c, i) => {
-        content.push({ type: 'tool_use', id: c.id ?? `toolu_${index}_${i}`, name: c.name, input: inputOf(c.args) });
-      });
-      const ids = content.flatMap((b) => (b.type === 'tool_use' ? [b.id as string] : []));
-      served.push(thinking === undefined ? { ids } : { ids, thinking });
-      if (turn.hang) return 'hang';
-      const finish = turn.finish ?? (ids.length > 0 ? 'tool_use' : 'end_turn');
-      const message = {
-        id: `msg_${index}`,
-        type: 'message',
-        role: 'assistant',
-        model: body.model,
-        content,
-        stop_reason: finish,
-        stop_sequence: null,
-        usage: { input_tokens: JSON.stringify(body.messages).length, output_tokens: 7 },
-      };
-      return body.stream === true ? streamed(message) : { json: message };
-    },
-    (message) => ({ type: 'error', error: { type: 'invalid_request_error', message } }),
-  );
+  // What the last request with a cache breakpoint wrote: the next one reads that much from the cache.
+  let cachedPrefix = 0;
+  return startFakeServer((request, index) => {
+    expectWire(request.method === 'POST' && request.path === '/v1/messages', `unexpected ${request.method} ${request.path}`);
+    const body = request.body as Wire;
+    expectWire(typeof body.max_tokens === 'number', 'max_tokens is required');
+    checkHistory(body.messages, served);
+    const turn = turns[index];
+    expectWire(turn !== undefined, `no scripted turn ${index}: the client asked once too often`);
+    turn.check?.(body);
+    if (turn.fail !== undefined) return failureReply(turn.fail, errorBody);
+    const content: Block[] = [];
+    const thinking = turn.reasoning === undefined ? undefined : { type: 'thinking', thinking: turn.reasoning, signature: `sig-${index}` };
+    if (thinking !== undefined) content.push(thinking);
+    if (turn.text !== undefined) content.push({ type: 'text', text: turn.text, citations: null });
+    (turn.calls ?? []).forEach((c, i) => {
+      content.push({ type: 'tool_use', id: c.id ?? `toolu_${index}_${i}`, name: c.name, input: inputOf(c.args) });
+    });
+    const ids = content.flatMap((b) => (b.type === 'tool_use' ? [b.id as string] : []));
+    served.push(thinking === undefined ? { ids } : { ids, thinking });
+    if (turn.hang) return 'hang';
+    const finish = turn.finish ?? (ids.length > 0 ? 'tool_use' : 'end_turn');
+    const usage = cacheUsage(body, cachedPrefix);
+    cachedPrefix = JSON.stringify(body).includes('"cache_control"') ? JSON.stringify(body.messages).length : 0;
+    const message = {
+      id: `msg_${index}`,
+      type: 'message',
+      role: 'assistant',
+      model: body.model,
+      content,
+      stop_reason: finish,
+      stop_sequence: null,
+      usage,
+    };
+    return body.stream === true ? streamed(message) : { json: message };
+  }, errorBody);
+}
+
+/**
+ * Usage as a prompt cache reports it: a request with `cache_control` reads the
+ * previous cached prefix and writes the rest; one without reads and writes nothing.
+ */
+function cacheUsage(body: Wire, cachedPrefix: number): Wire {
+  const size = JSON.stringify(body.messages).length;
+  if (!JSON.stringify(body).includes('"cache_control"')) return { input_tokens: size, output_tokens: 7 };
+  const read = Math.min(cachedPrefix, size);
+  return { input_tokens: 0, cache_read_input_tokens: read, cache_creation_input_tokens: size - read, output_tokens: 7 };
 }
 
 function inputOf(args: string): unknown {
@@ -82,7 +104,13 @@ function checkHistory(messages: unknown, served: readonly { ids: string[]; think
       for (const use of asked) {
         const found = answers.filter((a) => a.tool_use_id === use.id);
         expectWire(found.length === 1, `messages.${i}: tool_use ${String(use.id)} needs exactly one tool_result`);
-        expectWire(typeof found[0]?.content === 'string' && found[0].content !== '', `messages.${i}: a tool_result needs content`);
+        const body = found[0]?.content;
+        const blocksOk =
+          Array.isArray(body) && body.length > 0 && body.every((b: Block) => ['text', 'image', 'document'].includes(String(b.type)));
+        expectWire(
+          (typeof body === 'string' && body !== '') || blocksOk,
+          `messages.${i}: a tool_result needs content (text, or text/image/document blocks)`,
+        );
       }
       expectWire(answers.length === asked.length, `messages.${i}: a tool_result answers no tool_use`);
       continue;
@@ -110,7 +138,7 @@ function streamed(message: Wire): FakeReply {
           ...message,
           content: [],
           stop_reason: null,
-          usage: { input_tokens: (message.usage as Wire).input_tokens, output_tokens: 1 },
+          usage: { ...(message.usage as Wire), output_tokens: 1 },
         },
       },
     },
@@ -142,4 +170,9 @@ function streamed(message: Wire): FakeReply {
   });
   frames.push({ event: 'message_stop', data: { type: 'message_stop' } });
   return { sse: frames };
+}
+
+/** Anthropic's error body. */
+function errorBody(message: string, type = 'invalid_request_error'): unknown {
+  return { type: 'error', error: { type, message } };
 }

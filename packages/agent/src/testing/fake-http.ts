@@ -15,8 +15,11 @@ export interface SseFrame {
   readonly data: unknown;
 }
 
-/** A reply: a JSON body, or an SSE stream of frames. */
-export type FakeReply = { readonly status?: number; readonly json: unknown } | { readonly sse: readonly SseFrame[] };
+/** A reply: a JSON body (with a status and headers), an SSE stream of frames, or a connection reset. */
+export type FakeReply =
+  | { readonly status?: number; readonly headers?: Readonly<Record<string, string>>; readonly json: unknown }
+  | { readonly sse: readonly SseFrame[] }
+  | 'reset';
 
 /** A fake provider API on 127.0.0.1. `problems` lists every check the client's requests failed. */
 export interface FakeServer {
@@ -39,7 +42,7 @@ export class WireProblem extends Error {}
  */
 export async function startFakeServer(
   handle: (request: RecordedRequest, index: number) => FakeReply | 'hang',
-  errorBody: (message: string) => unknown,
+  errorBody: (message: string, type?: string, status?: number) => unknown,
 ): Promise<FakeServer> {
   const requests: RecordedRequest[] = [];
   const problems: string[] = [];
@@ -66,6 +69,11 @@ export async function startFakeServer(
         problems.push(`request ${requests.length - 1}: ${message}`);
         reply = { status: 400, json: errorBody(message) };
       }
+      if (reply === 'reset') {
+        // The socket dies with no response: what a client sees as ECONNRESET.
+        req.socket.destroy();
+        return;
+      }
       if (reply === 'hang') {
         open.add(res);
         res.on('close', () => open.delete(res));
@@ -90,10 +98,14 @@ export async function startFakeServer(
   };
 }
 
-function send(res: ServerResponse, reply: FakeReply): void {
+function send(res: ServerResponse, reply: Exclude<FakeReply, 'reset'>): void {
   if ('json' in reply) {
     const text = JSON.stringify(reply.json);
-    res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+    res.writeHead(reply.status ?? 200, {
+      ...reply.headers,
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(text),
+    });
     res.end(text);
     return;
   }
@@ -115,6 +127,12 @@ export interface ScriptedTurn {
   readonly finish?: string;
   /** The client waits forever for this turn (until it aborts). */
   readonly hang?: boolean;
+  /**
+   * This request fails: an HTTP error in the provider's error format (with
+   * headers such as `retry-after`), or `'reset'`, a connection closed with no
+   * response. The request is still checked; nothing is served.
+   */
+  readonly fail?: ScriptedFailure | 'reset';
   /** More checks on the request this turn answers; throw `WireProblem` to fail it. */
   readonly check?: (body: Record<string, unknown>) => void;
 }
@@ -131,4 +149,26 @@ export function canonical(value: unknown): string {
       ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
       : v,
   );
+}
+
+/** An HTTP error a fake server answers with. */
+export interface ScriptedFailure {
+  readonly status: number;
+  /** The provider's error type (`rate_limit_error`, `RESOURCE_EXHAUSTED`, …). */
+  readonly type?: string;
+  readonly message?: string;
+  readonly headers?: Readonly<Record<string, string>>;
+  /** The whole error body, instead of the provider's format filled with `type` and `message`. */
+  readonly body?: unknown;
+}
+
+/** The reply for a scripted failure, in the provider's error format. */
+export function failureReply(
+  fail: ScriptedFailure | 'reset',
+  errorBody: (message: string, type?: string, status?: number) => unknown,
+): FakeReply {
+  if (fail === 'reset') return 'reset';
+  const json = fail.body ?? errorBody(fail.message ?? `scripted ${fail.status}`, fail.type, fail.status);
+  const reply = { status: fail.status, json };
+  return fail.headers === undefined ? reply : { ...reply, headers: fail.headers };
 }

@@ -1,9 +1,9 @@
-import { canonical, expectWire, type FakeReply, type FakeServer, type ScriptedTurn, startFakeServer } from './fake-http.js';
+import { canonical, expectWire, type FakeReply, type FakeServer, failureReply, type ScriptedTurn, startFakeServer } from './fake-http.js';
 
 type Wire = Record<string, unknown>;
 
 /**
- * A fake Gemini API (`POST /v1beta/models/<model>:generateContent`, and
+ * A fake Gemini API (`POST /v1beta/models/<model>:generateContent`, or `/v1/…` as @google/genai 3 sends it by default, and
  * `:streamGenerateContent?alt=sse`) playing `turns` in order. Calls carry an
  * id only when the script gives one, as the API may omit them; reasoning is a
  * thought part and the first call (or the text) carries a `thoughtSignature`.
@@ -13,36 +13,34 @@ type Wire = Record<string, unknown>;
  */
 export function startGeminiServer(turns: readonly ScriptedTurn[]): Promise<FakeServer> {
   const served: Wire[] = [];
-  return startFakeServer(
-    (request, index) => {
-      const match = /^\/v1beta\/models\/([^:]+):(generateContent|streamGenerateContent\?alt=sse)$/.exec(request.path);
-      expectWire(request.method === 'POST' && match !== null, `unexpected ${request.method} ${request.path}`);
-      const body = request.body as Wire;
-      checkContents(body.contents, served);
-      const turn = turns[index];
-      expectWire(turn !== undefined, `no scripted turn ${index}: the client asked once too often`);
-      turn.check?.(body);
-      const parts: Wire[] = [];
-      if (turn.reasoning !== undefined) parts.push({ text: turn.reasoning, thought: true });
-      if (turn.text !== undefined) parts.push({ text: turn.text });
-      for (const c of turn.calls ?? []) {
-        parts.push({ functionCall: { ...(c.id === undefined ? {} : { id: c.id }), name: c.name, args: argsOf(c.args) } });
-      }
-      const signed = parts.find((p) => p.functionCall !== undefined) ?? parts.find((p) => p.thought === undefined);
-      if (signed !== undefined && turn.reasoning !== undefined) signed.thoughtSignature = `sig-${index}`;
-      const content = { role: 'model', parts };
-      served.push(content);
-      if (turn.hang) return 'hang';
-      const finishReason = turn.finish ?? 'STOP';
-      const usageMetadata = { promptTokenCount: JSON.stringify(body.contents).length, candidatesTokenCount: 7, totalTokenCount: 0 };
-      const model = match?.[1];
-      if (match?.[2] === 'generateContent') {
-        return { json: { candidates: [{ content, finishReason, index: 0 }], usageMetadata, modelVersion: model } };
-      }
-      return streamed(content, finishReason, usageMetadata, model);
-    },
-    (message) => ({ error: { code: 400, message, status: 'INVALID_ARGUMENT' } }),
-  );
+  return startFakeServer((request, index) => {
+    const match = /^\/v1(?:beta)?\/models\/([^:]+):(generateContent|streamGenerateContent\?alt=sse)$/.exec(request.path);
+    expectWire(request.method === 'POST' && match !== null, `unexpected ${request.method} ${request.path}`);
+    const body = request.body as Wire;
+    checkContents(body.contents, served);
+    const turn = turns[index];
+    expectWire(turn !== undefined, `no scripted turn ${index}: the client asked once too often`);
+    turn.check?.(body);
+    if (turn.fail !== undefined) return failureReply(turn.fail, errorBody);
+    const parts: Wire[] = [];
+    if (turn.reasoning !== undefined) parts.push({ text: turn.reasoning, thought: true });
+    if (turn.text !== undefined) parts.push({ text: turn.text });
+    for (const c of turn.calls ?? []) {
+      parts.push({ functionCall: { ...(c.id === undefined ? {} : { id: c.id }), name: c.name, args: argsOf(c.args) } });
+    }
+    const signed = parts.find((p) => p.functionCall !== undefined) ?? parts.find((p) => p.thought === undefined);
+    if (signed !== undefined && turn.reasoning !== undefined) signed.thoughtSignature = `sig-${index}`;
+    const content = { role: 'model', parts };
+    served.push(content);
+    if (turn.hang) return 'hang';
+    const finishReason = turn.finish ?? 'STOP';
+    const usageMetadata = { promptTokenCount: JSON.stringify(body.contents).length, candidatesTokenCount: 7, totalTokenCount: 0 };
+    const model = match?.[1];
+    if (match?.[2] === 'generateContent') {
+      return { json: { candidates: [{ content, finishReason, index: 0 }], usageMetadata, modelVersion: model } };
+    }
+    return streamed(content, finishReason, usageMetadata, model);
+  }, errorBody);
 }
 
 function argsOf(args: string): unknown {
@@ -103,4 +101,9 @@ function streamed(content: Wire, finishReason: string, usageMetadata: Wire, mode
   }
   frames.push(chunk([], true));
   return { sse: frames };
+}
+
+/** Google's error body (`status` is the RPC code's name). */
+function errorBody(message: string, type = 'INVALID_ARGUMENT', status = 400): unknown {
+  return { error: { code: status, message, status: type } };
 }

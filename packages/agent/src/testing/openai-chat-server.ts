@@ -1,4 +1,12 @@
-import { expectWire, type FakeReply, type FakeServer, type ScriptedTurn, type SseFrame, startFakeServer } from './fake-http.js';
+import {
+  expectWire,
+  type FakeReply,
+  type FakeServer,
+  failureReply,
+  type ScriptedTurn,
+  type SseFrame,
+  startFakeServer,
+} from './fake-http.js';
 
 type Wire = Record<string, unknown>;
 
@@ -11,23 +19,21 @@ type Wire = Record<string, unknown>;
  */
 export function startOpenAIChatServer(turns: readonly ScriptedTurn[]): Promise<FakeServer> {
   const served: { ids: string[]; reasoning?: string }[] = [];
-  return startFakeServer(
-    (request, index) => {
-      expectWire(request.method === 'POST' && request.path === '/chat/completions', `unexpected ${request.method} ${request.path}`);
-      const body = request.body as Wire;
-      expectWire(typeof body.model === 'string', 'model must be a string');
-      checkHistory(body.messages, served);
-      const turn = turns[index];
-      expectWire(turn !== undefined, `no scripted turn ${index}: the client asked once too often`);
-      turn.check?.(body);
-      const calls = (turn.calls ?? []).map((c, i) => ({ id: c.id ?? `call_${index}_${i}`, name: c.name, args: c.args }));
-      served.push({ ids: calls.map((c) => c.id), ...(turn.reasoning === undefined ? {} : { reasoning: turn.reasoning }) });
-      if (turn.hang) return 'hang';
-      const finish = turn.finish ?? (calls.length > 0 ? 'tool_calls' : 'stop');
-      return body.stream === true ? streamed(body, turn, calls, finish) : whole(body, turn, calls, finish);
-    },
-    (message) => ({ error: { message, type: 'invalid_request_error', param: null, code: null } }),
-  );
+  return startFakeServer((request, index) => {
+    expectWire(request.method === 'POST' && request.path === '/chat/completions', `unexpected ${request.method} ${request.path}`);
+    const body = request.body as Wire;
+    expectWire(typeof body.model === 'string', 'model must be a string');
+    checkHistory(body.messages, served);
+    const turn = turns[index];
+    expectWire(turn !== undefined, `no scripted turn ${index}: the client asked once too often`);
+    turn.check?.(body);
+    if (turn.fail !== undefined) return failureReply(turn.fail, errorBody);
+    const calls = (turn.calls ?? []).map((c, i) => ({ id: c.id ?? `call_${index}_${i}`, name: c.name, args: c.args }));
+    served.push({ ids: calls.map((c) => c.id), ...(turn.reasoning === undefined ? {} : { reasoning: turn.reasoning }) });
+    if (turn.hang) return 'hang';
+    const finish = turn.finish ?? (calls.length > 0 ? 'tool_calls' : 'stop');
+    return body.stream === true ? streamed(body, turn, calls, finish) : whole(body, turn, calls, finish);
+  }, errorBody);
 }
 
 function checkHistory(messages: unknown, served: readonly { ids: string[]; reasoning?: string }[]): void {
@@ -117,4 +123,9 @@ function streamed(body: Wire, turn: ScriptedTurn, calls: { id: string; name: str
   }
   frames.push({ data: '[DONE]' });
   return { sse: frames };
+}
+
+/** OpenAI's error body. */
+function errorBody(message: string, type = 'invalid_request_error'): unknown {
+  return { error: { message, type, param: null, code: null } };
 }

@@ -6,7 +6,13 @@ import { createTestHost } from '@deepseek-ai/dsh-core/testing';
 import { toolFs } from '@deepseek-ai/dsh-tool-fs';
 import type { ScriptedTurn } from './fake-http.js';
 
-/** A temp workspace with `a.txt` and `b.txt`, a real host with tool-fs on it, and a guard that denies writing `secret.txt`. */
+/** A real 1x1 PNG, base64: the image the media tests read and send. */
+export const pngBase64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP4z8DwHwAFAAH/iZk9HQAAAABJRU5ErkJggg==';
+
+/** The start of a PDF, base64: the file part the media tests send. */
+export const pdfBase64 = Buffer.from('%PDF-1.4\n%test\n').toString('base64');
+
+/** A temp workspace with `a.txt`, `b.txt` and `dot.png`, a real host with tool-fs on it, and a guard that denies writing `secret.txt`. */
 export interface Workspace {
   readonly dir: string;
   readonly host: Host;
@@ -18,6 +24,7 @@ export async function workspace(): Promise<Workspace> {
   const dir = await mkdtemp(join(tmpdir(), 'dsh-agent-'));
   await writeFile(join(dir, 'a.txt'), 'alpha\n');
   await writeFile(join(dir, 'b.txt'), 'beta\n');
+  await writeFile(join(dir, 'dot.png'), Buffer.from(pngBase64, 'base64'));
   const { host } = await createTestHost({ plugins: [toolFs({ roots: [dir], cwd: dir })] });
   host.guards.register({
     id: 'test/no-secret',

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import { defineTool, z } from '@deepseek-ai/dsh-core';
+import { defineTool, isToolContent, type ToolContent, z } from '@deepseek-ai/dsh-core';
 import { FsErrorCode, fromOsError, fsError } from '../errors.js';
 import { readExternal } from '../external.js';
 import { failureCard, outputOf, shown } from '../internal/cards.js';
 import { reachedEnd } from '../internal/current-file.js';
+import { type ImageFound, imageTypeOf, readImage } from '../internal/image.js';
 import { observe } from '../internal/mutation.js';
 import { type OpenedFile, readChunk, withPinned } from '../internal/open-file.js';
 import type { FsRuntime } from '../internal/runtime.js';
@@ -37,12 +38,12 @@ export function readTool(rt: FsRuntime) {
   return defineTool({
     name: 'read',
     description:
-      'Read a text file with line numbers. Use offset and limit for long files; lines longer than the limit are cut with a marker. Binary files and directories are refused. Read a file before you edit or overwrite it.',
+      'Read a text file with line numbers. Use offset and limit for long files; lines longer than the limit are cut with a marker. A PNG or JPEG image is returned as an image you can see; other binary files and directories are refused. Read a file before you edit or overwrite it.',
     input,
     parallel: true,
     idempotent: true,
     external: readExternal,
-    async execute(args, ctx): Promise<ReadOutput> {
+    async execute(args, ctx): Promise<ReadOutput | ToolContent> {
       const target = rt.workspace.resolve(args.file_path, 'read');
       return withPinned(rt.workspace, target, async ({ file }) => {
         if (file === undefined) {
@@ -50,9 +51,15 @@ export function readTool(rt: FsRuntime) {
           throw fsError(FsErrorCode.NOT_FOUND, `${target.real} does not exist`, { path: target.real });
         }
         try {
-          return await readLines(rt, target.real, file, args.offset ?? 1, args.limit ?? rt.options.maxReadLines, ctx.signal, (o) =>
+          const lines = await readLines(rt, target.real, file, args.offset ?? 1, args.limit ?? rt.options.maxReadLines, ctx.signal, (o) =>
             observe(ctx, o),
           );
+          if (!('image' in lines)) return lines;
+          // An image, told by the first chunk: read whole, from the start, as an image part.
+          const read = await readImage(target.real, file, lines.image, ctx.signal);
+          const seen = { sha256: read.sha256, size: read.size, mtimeMs: file.mtimeMs };
+          await observe(ctx, { state: 'present', path: target.real, ...seen, complete: true });
+          return read.content;
         } catch (error) {
           throw fromOsError(error, target.real, 'reading');
         }
@@ -69,6 +76,10 @@ export function readTool(rt: FsRuntime) {
       presentResult: (args, outcome) => {
         const failed = failureCard(`Read ${args.file_path}`, outcome);
         if (failed !== undefined) return failed;
+        if (outcome.status === 'ok' && isToolContent(outcome.output)) {
+          const text = outcome.output.parts.find((p) => p.type === 'text');
+          return { title: `Read ${args.file_path}`, summary: text?.type === 'text' ? text.text : 'an image' };
+        }
         const out = outputOf(outcome);
         const range = Number(out.endLine) >= Number(out.startLine) ? `lines ${out.startLine}-${out.endLine}` : 'no lines';
         const total = typeof out.totalLines === 'number' ? ` of ${out.totalLines}` : '';
@@ -87,7 +98,7 @@ async function readLines(
   limit: number,
   signal: AbortSignal,
   record: (o: Parameters<typeof observe>[1]) => Promise<void>,
-): Promise<ReadOutput> {
+): Promise<ReadOutput | ImageFound> {
   const { maxLineLength, maxReadChars, maxEditBytes } = rt.options;
   const endWanted = startLine + limit - 1;
   const hashWhole = opened.size <= maxEditBytes;
@@ -158,6 +169,8 @@ async function readLines(
     const chunk = buffer.subarray(0, bytesRead);
     if (first) {
       first = false;
+      const image = imageTypeOf(chunk);
+      if (image !== undefined) return { image };
       if (looksBinary(chunk)) {
         throw fsError(FsErrorCode.BINARY_FILE, `${path} looks like a binary file (it holds NUL bytes), so it is not shown as text`, {
           path,
