@@ -38,6 +38,14 @@ export const coreEventDocs: Readonly<Record<string, EventDoc>> = {
     meaning: 'A call is put to approval, with its effective arguments.',
     example: { name: 'bash', args: { command: 'npm publish' }, reason: 'ask rule', by: 'permissions' },
   },
+  'tool/interrupted': {
+    meaning: 'On resume, a call left without a result: run again (idempotent) or ended TOOL_INTERRUPTED.',
+    example: { name: 'bash', callSeq: 41, resolution: 'interrupted', reason: 'not-idempotent' },
+  },
+  'session/resumed': {
+    meaning: 'A host took over the session log after its writer stopped; the resumed calls follow.',
+    example: { afterSeq: 42, interrupted: 2 },
+  },
   'approval/answer': {
     meaning: 'How an approval was answered, by whom, after how long.',
     example: { answer: 'allowed-once', source: 'provider', elapsedMs: 3400 },

@@ -151,6 +151,32 @@ export const lateSettlementEvent = z.object({
   graceMs: z.number().int().nonnegative(),
 });
 
+/** `tool/interrupted`: on resume, a call found with a `tool/call` but no `tool/result`, and what became of it. */
+export const toolInterruptedEvent = z.object({
+  /** The tool's name. */
+  name: z.string(),
+  /** The `seq` of the call's unanswered `tool/call` event. */
+  callSeq: z.number().int().positive(),
+  /**
+   * `rerun`: its tool is idempotent, so the call runs again through the whole pipeline (a new
+   * `tool/call` and its `tool/result` follow). `interrupted`: its `tool/result` follows with
+   * `TOOL_INTERRUPTED`, and the call is never run again.
+   */
+  resolution: z.enum(['rerun', 'interrupted']),
+  /** Why a call was not run again: the tool is not idempotent, is not registered, or the call was a sub-call. */
+  reason: z.enum(['idempotent', 'not-idempotent', 'unknown-tool', 'sub-call']),
+});
+
+/** `session/resumed`: a host took over a session log left by a process that stopped writing it. */
+export const sessionResumedEvent = z.object({
+  /** The `seq` of the last complete event before the resume. */
+  afterSeq: z.number().int().nonnegative(),
+  /** How many calls had no `tool/result` (each gets a `tool/interrupted` event next). */
+  interrupted: z.number().int().nonnegative(),
+  /** The 1-based line of a torn last line left by the crash, now terminated and skipped by readers. */
+  tornLine: z.number().int().positive().optional(),
+});
+
 /** Every event type core knows, with its data schema (typed loosely: its declaration would repeat every schema). */
 export const coreEventSchemas: Readonly<Record<string, z.ZodType>> = {
   'tool/call': toolCallEvent,
@@ -164,4 +190,6 @@ export const coreEventSchemas: Readonly<Record<string, z.ZodType>> = {
   'tool/late-settlement': lateSettlementEvent,
   'approval/request': approvalRequestEvent,
   'approval/answer': approvalAnswerEvent,
+  'tool/interrupted': toolInterruptedEvent,
+  'session/resumed': sessionResumedEvent,
 };

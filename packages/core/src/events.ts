@@ -11,7 +11,9 @@ import {
   type hookInvokedEvent,
   type hookResultEvent,
   type lateSettlementEvent,
+  type sessionResumedEvent,
   type todoWriteEvent,
+  type toolInterruptedEvent,
 } from './event-types.js';
 import { approxSize } from './internal/approx-size.js';
 import { withDeadline } from './internal/deadline.js';
@@ -53,6 +55,8 @@ export interface EventDataMap {
   'tool/late-settlement': z.infer<typeof lateSettlementEvent>;
   'approval/request': z.infer<typeof approvalRequestEvent>;
   'approval/answer': z.infer<typeof approvalAnswerEvent>;
+  'tool/interrupted': z.infer<typeof toolInterruptedEvent>;
+  'session/resumed': z.infer<typeof sessionResumedEvent>;
 }
 
 /** A known event type. */
@@ -116,7 +120,7 @@ export interface EventLogOptions {
 /** About what an event's envelope (seq, time, session, field names) adds to its data, as JSON. */
 const envelopeBytes = 64;
 
-const corePrefixes = ['tool/', 'context/', 'todo/', 'fs/', 'hook/', 'approval/'];
+const corePrefixes = ['tool/', 'context/', 'todo/', 'fs/', 'hook/', 'approval/', 'session/'];
 
 function checkDoc(type: string, schema: z.ZodType, doc: EventDoc): void {
   if (
@@ -330,6 +334,15 @@ export class EventLog {
   /** The last `seq` handed out. */
   get lastSeq(): number {
     return this.#seq;
+  }
+
+  /**
+   * Continues a session log whose last event was `seq`: the next event gets
+   * `seq + 1`. Only before this log handed out any `seq` (a resume).
+   */
+  continueFrom(seq: number): void {
+    if (this.#seq !== 0) throw new DshError(ErrorCode.RESUME_REFUSED, `this host has already logged ${this.#seq} events`);
+    this.#seq = seq;
   }
 
   /** Calls `listener` synchronously for every new event; returns the way to stop. */

@@ -11,6 +11,7 @@ import { type Guard, type GuardHandle, GuardRegistry } from './guards.js';
 import { createHooks, type Hooks } from './hooks.js';
 import { withDeadline } from './internal/deadline.js';
 import { DeadlineTimer } from './internal/deadline-timer.js';
+import { rememberRuntime } from './internal/host-runtimes.js';
 import { satisfies } from './internal/semver-range.js';
 import { type HostOptions, parseHostOptions } from './options.js';
 import type { CallIdentity, Outcome } from './outcome.js';
@@ -195,7 +196,9 @@ export function createHost(options: HostOptions = {}): Host {
       await o.sink?.close?.();
     },
   };
-  return Object.freeze(host);
+  const frozen = Object.freeze(host);
+  rememberRuntime(frozen, rt);
+  return frozen;
 }
 
 async function registerPlugin(host: Host, plugins: { name: string; version: string }[], plugin: Plugin, timeoutMs: number): Promise<void> {

@@ -75,6 +75,7 @@ export {
   parseJsonExact,
 } from './json.js';
 export { type JsonlSink, type JsonlSinkOptions, jsonlSink } from './jsonl-sink.js';
+export { type LockedJsonlSink, openJsonlSink } from './locked-jsonl-sink.js';
 export type { HostOptions } from './options.js';
 export type {
   BlockedOutcome,
@@ -89,7 +90,16 @@ export type {
 } from './outcome.js';
 export { definePlugin, type Plugin, type PluginDependency } from './plugin.js';
 export { exactInteger, jsonSchemaOf, type ReservedToolName, reservedToolNames, type ToolSchema } from './registry.js';
+export {
+  type ResumedCall,
+  type ResumedSession,
+  type ResumeOptions,
+  type ResumeSource,
+  resumeSession,
+  type SessionCall,
+} from './resume-session.js';
 export type { ParentCall } from './runtime.js';
+export { acquireSessionLock, type SessionLock } from './session-lock.js';
 export { type LoadedSessionLog, loadSessionLog } from './session-log.js';
 export type { CallResult, ContextMessage, Step, StepCall, StepOptions, StepResult } from './step.js';
 export type { HookPoint, Tap, TapList, TapOptions } from './taps.js';

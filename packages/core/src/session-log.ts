@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
-import { DshError, ErrorCode } from './errors.js';
+import { ErrorCode } from './errors.js';
 import type { AnySessionEvent } from './events.js';
-import { parseJsonExact } from './json.js';
 import type { Outcome } from './outcome.js';
+import { parseLogLines } from './session-log-lines.js';
 
 /** A session log read back from a JSONL file. */
 export interface LoadedSessionLog {
@@ -14,53 +14,19 @@ export interface LoadedSessionLog {
   readonly unknownOutcomes: readonly string[];
 }
 
-function isEvent(value: unknown): value is AnySessionEvent {
-  const e = value as Partial<AnySessionEvent> | null;
-  return (
-    typeof e === 'object' &&
-    e !== null &&
-    typeof e.seq === 'number' &&
-    typeof e.type === 'string' &&
-    typeof e.session === 'string' &&
-    typeof e.at === 'string' &&
-    'data' in e
-  );
-}
-
 /**
  * Reads a JSONL session log. A torn last line is dropped; a bad line
- * anywhere else is `INVALID_SESSION_LOG` naming the line. Calls with a
+ * anywhere else is `INVALID_SESSION_LOG` naming the line (except a torn line
+ * that a later `session/resumed` event recorded). Calls with a
  * `tool/call` but no `tool/result` (the process died) get a synthetic
  * `TOOL_OUTCOME_UNKNOWN` result, so the transcript stays well formed.
+ * To continue such a session, see `resumeSession`.
  */
 export async function loadSessionLog(path: string): Promise<LoadedSessionLog> {
   const text = await readFile(path, 'utf8');
-  const lines = text.split('\n');
-  const endsClean = lines.at(-1) === '';
-  if (endsClean) lines.pop();
-  const events: AnySessionEvent[] = [];
-  let droppedTornLine = false;
-  for (const [index, line] of lines.entries()) {
-    const last = index === lines.length - 1;
-    let parsed: unknown;
-    try {
-      parsed = parseJsonExact(line);
-    } catch {
-      if (last) {
-        droppedTornLine = true;
-        break;
-      }
-      throw new DshError(ErrorCode.INVALID_SESSION_LOG, `${path}:${index + 1}: not a JSON line`);
-    }
-    if (!isEvent(parsed)) {
-      if (last && !endsClean) {
-        droppedTornLine = true;
-        break;
-      }
-      throw new DshError(ErrorCode.INVALID_SESSION_LOG, `${path}:${index + 1}: not a session event`);
-    }
-    events.push(parsed);
-  }
+  const parsed = parseLogLines(text, path);
+  const events: AnySessionEvent[] = parsed.events;
+  const droppedTornLine = parsed.tornLastLine !== undefined;
   const open = new Map<string, AnySessionEvent>();
   for (const event of events) {
     if (event.call === undefined) continue;

@@ -31,6 +31,15 @@ describe('todo_write', () => {
     });
   });
 
+  it('is idempotent: the same call again leaves the same list and an empty diff, so a resume may re-run it', async () => {
+    const t = await createTestHost({ plugins: [toolTodo()] });
+    expect(t.host.tools.get('todo_write')?.idempotent).toBe(true);
+    await t.call('todo_write', { todos: plan });
+    await t.call('todo_write', { todos: plan });
+    expect(todoState(t.host)?.todos).toEqual(plan);
+    expect(todoEvents(t.host.events.list())[1]).toEqual({ todos: plan, diff: { added: [], removed: [], changed: [] } });
+  });
+
   it('diffs each list against the previous one', async () => {
     const t = await createTestHost({ plugins: [toolTodo()] });
     await t.call('todo_write', { todos: plan });

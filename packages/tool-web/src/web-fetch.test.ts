@@ -7,9 +7,11 @@ import { fakeResolver, startServer, type TestServer } from './fixtures/server.js
 import { type ToolWebOptions, toolWeb } from './index.js';
 
 let site: TestServer;
+const requests: string[] = [];
 beforeAll(async () => {
   site = await startServer((req, res) => {
     const path = req.url ?? '/';
+    requests.push(`${req.method} ${path}`);
     if (path === '/article') {
       res.setHeader('content-type', 'text/html; charset=utf-8');
       res.end(boilerplatePage);
@@ -19,9 +21,9 @@ beforeAll(async () => {
     } else if (path === '/missing') {
       res.statusCode = 404;
       res.end('nope');
-    } else if (path.startsWith('/go?')) {
-      res.statusCode = 302;
-      res.setHeader('location', decodeURIComponent(path.slice(4)));
+    } else if (path.startsWith('/go?') || path.startsWith('/keep-method?')) {
+      res.statusCode = path.startsWith('/go?') ? 302 : 307;
+      res.setHeader('location', decodeURIComponent(path.slice(path.indexOf('?') + 1)));
       res.end();
     } else {
       res.statusCode = 500;
@@ -129,6 +131,20 @@ describe('redirects', () => {
     const t = await host();
     const out = output(await t.call('web_fetch', { url: site.url(`/go?${encodeURIComponent('/plain')}`) }));
     expect(out).toMatchObject({ url: site.url('/plain'), redirects: [site.url('/plain')] });
+  });
+
+  it('is idempotent: it only ever sends GET, through a 307 redirect too, so a resumed session may run it again', async () => {
+    const t = await host();
+    expect(t.host.tools.get('web_fetch')?.idempotent).toBe(true);
+    requests.length = 0;
+    const url = site.url(`/keep-method?${encodeURIComponent('/plain')}`);
+    for (let i = 0; i < 2; i++) output(await t.call('web_fetch', { url }));
+    expect(requests).toEqual([
+      `GET /keep-method?${encodeURIComponent('/plain')}`,
+      'GET /plain',
+      `GET /keep-method?${encodeURIComponent('/plain')}`,
+      'GET /plain',
+    ]);
   });
 });
 

@@ -15,7 +15,9 @@ interface CallSeen {
  * `approval/request` is answered by one `approval/answer`, both between the
  * call's `tool/call` and its `tool/result`, before any event of its body; a `tool/late-settlement` comes
  * after its `tool/result`; a step's `context/message` comes after the results
- * it gathers. A list that starts after seq 1 (older events dropped from
+ * it gathers; a `tool/interrupted` (from `resumeSession`) comes between a
+ * call's `tool/call` and its result, and one that re-runs the call stands
+ * for its result (the new `tool/call` under a new token answers it). A list that starts after seq 1 (older events dropped from
  * memory, see `host.events.dropped()`) is checked from where it starts: calls
  * whose `tool/call` was dropped are not reported.
  */
@@ -78,6 +80,12 @@ function checkCallEvent(event: AnySessionEvent, seen: CallSeen, problems: string
       }
       seen.answers += 1;
       if (seen.results > 0) problems.push(`${call} has an approval/answer after its tool/result`);
+      return;
+    case 'tool/interrupted':
+      if (seen.calls === 0) problems.push(`${call} has a tool/interrupted before its tool/call`);
+      if (seen.results > 0) problems.push(`${call} has a tool/interrupted after its tool/result`);
+      // A re-run call continues under a new token: its new tool/call and tool/result answer it.
+      if (event.data.resolution === 'rerun') seen.results += 1;
       return;
     case 'tool/late-settlement':
       if (seen.results === 0) problems.push(`${call} has a tool/late-settlement before its tool/result`);
