@@ -59,7 +59,7 @@ export const subagentStartEvent = z.object({
 /** The schema of `subagent/end`. */
 export const subagentEndEvent = z.object({
   agent: identity,
-  stop: z.enum(['end', 'max-turns', 'aborted', 'refusal', 'max-tokens', 'empty-turn', 'model-error', 'failed']),
+  stop: z.enum(['end', 'max-turns', 'aborted', 'refusal', 'max-tokens', 'empty-turn', 'model-error', 'hook-error', 'failed']),
   turns: count,
   usage: z.object({ inputTokens: count, outputTokens: count }),
   calls: count,

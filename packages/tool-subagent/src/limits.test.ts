@@ -74,7 +74,8 @@ describe('limits and narrowing', () => {
     expect(model.toolsSeenBy('INNER')).toEqual(['read']);
     expect(outcomeOf(host, 'MAIN-0-0:agent:0:agent:0')).toMatchObject({
       status: 'denied',
-      reason: expect.stringContaining('SUBAGENT_TOOL_NOT_ALLOWED'),
+      // The loop offers the subagent only its tools and refuses any other call (runAgent's `tools`).
+      reason: expect.stringContaining('AGENT_TOOL_NOT_OFFERED'),
     });
     expect(outcomeOf(host, 'MAIN-0-0:agent:0:agent:1')).toMatchObject({ status: 'ok' });
   });

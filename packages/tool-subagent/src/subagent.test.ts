@@ -141,8 +141,8 @@ describe('subagents on the real pipeline (tool-fs, tool-bash, hooks-bridge, perm
     expect(outcomeOf(t, 'MAIN-0-0:agent:0')).toMatchObject({
       status: 'denied',
       stage: 'pre-execute',
-      by: 'tool-subagent',
-      reason: expect.stringMatching(/^SUBAGENT_TOOL_NOT_ALLOWED: the subagent "reader" may not call "bash"; its tools are: read$/),
+      by: 'agent/offered-tools',
+      reason: 'AGENT_TOOL_NOT_OFFERED: the tool "bash" was not offered for this turn; it may call: read',
     });
     expect(outcomeOf(t, 'MAIN-0-0:agent:1')).toMatchObject({ status: 'ok' });
     // Refused before any hook: the script never saw the call.
@@ -184,7 +184,7 @@ describe('subagents on the real pipeline (tool-fs, tool-bash, hooks-bridge, perm
     expect(execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' })).not.toMatch(/^sleep 987$/m);
   });
 
-  it('stops a subagent that spawns a subagent at the depth limit, with SUBAGENT_DEPTH_EXCEEDED', async () => {
+  it('stops a subagent that spawns a subagent at the depth limit: task is not offered there, and a call to it is refused', async () => {
     const p = project();
     const model = scriptedModel({
       MAIN: [{ calls: [task('helper')] }, { text: 'ok' }],
@@ -196,7 +196,7 @@ describe('subagents on the real pipeline (tool-fs, tool-bash, hooks-bridge, perm
     expect(model.toolsSeenBy('HELPER')).toContain('task');
     expect(model.toolsSeenBy('HELPER2')).not.toContain('task');
     const deepest = 'MAIN-0-0:agent:0:agent:0';
-    expect(outcomeOf(t, deepest)).toMatchObject({ status: 'error', error: { code: 'SUBAGENT_DEPTH_EXCEEDED' } });
+    expect(outcomeOf(t, deepest)).toMatchObject({ status: 'denied', reason: expect.stringContaining('AGENT_TOOL_NOT_OFFERED') });
     expect(outcomeOf(t, 'MAIN-0-0:agent:0')).toMatchObject({ status: 'ok', output: 'helper2 done' });
     expect(outcomeOf(t, 'MAIN-0-0')).toMatchObject({ status: 'ok', output: 'helper done' });
     expect(t.events('subagent/start').map((e) => e.type === 'subagent/start' && [e.call, e.data.depth, e.data.agent.type])).toEqual([

@@ -7,7 +7,7 @@ import type { SubagentEndEventData } from './events.js';
 import { taskExternal } from './external.js';
 import type { ResolvedOptions } from './options.js';
 import { type ActiveRun, type ActiveRuns, CallBudget } from './runs.js';
-import { allowedTools, narrowedHost } from './tool-set.js';
+import { allowedTools } from './tool-set.js';
 
 /** The `task` tool's arguments: Claude Code's `Agent` input. */
 export const taskInput = z.strictObject({
@@ -97,7 +97,9 @@ async function runSubagent(deps: TaskToolDeps, args: z.output<typeof taskInput>,
     });
     const stop = new AbortController();
     result = await runAgent({
-      host: narrowedHost(host, visible),
+      host,
+      // The model is offered only these; runAgent refuses a call to any other (AGENT_TOOL_NOT_OFFERED).
+      tools: [...visible],
       model: modelFor(definition, options),
       ...(definition.prompt === '' ? {} : { system: definition.prompt }),
       messages: [{ role: 'user', text: args.prompt }],

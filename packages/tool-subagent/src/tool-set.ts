@@ -30,14 +30,3 @@ export function allowedTools(host: Host, definition: SubagentDefinition, caller:
   const kept = base.filter((tool) => (listed === undefined || listed.some((m) => m(tool))) && !removed.some((m) => m(tool)));
   return new Set(kept.map((tool) => tool.name));
 }
-
-/**
- * The host as a subagent's loop sees it: the same host (same pipeline,
- * taps, guards, approvals and log) whose `tools.schemas()` lists only
- * `visible`. The schemas are what the model is offered; the pre-execute check is what
- * refuses a call outside them.
- */
-export function narrowedHost(host: Host, visible: ReadonlySet<string>): Host {
-  const tools = Object.freeze({ ...host.tools, schemas: () => host.tools.schemas().filter((schema) => visible.has(schema.name)) });
-  return Object.freeze({ ...host, tools });
-}
