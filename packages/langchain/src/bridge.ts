@@ -1,0 +1,101 @@
+import type { ApprovalProvider, Host } from '@deepseek-ai/dsh-core';
+import type { DynamicStructuredTool } from '@langchain/core/tools';
+import { createMiddleware } from 'langchain';
+import { GraphApprovals, type PendingApproval } from './approvals.js';
+import { BridgeState } from './bridge-state.js';
+import { dshLangChainTools } from './dsh-tools.js';
+import { LangChainBridgeError, LangChainErrorCode } from './errors.js';
+import { parseOptions } from './internal/parse-options.js';
+import { bridgeOptionsSchema, type DshToolsOptions, type LangChainBridgeOptions, toolsOptionsSchema } from './options.js';
+import { runCall } from './run-call.js';
+
+// The wait for earlier calls is bounded by them, not by a tap deadline; this is the longest a timer can wait.
+const longestTimer = 2_147_483_647;
+
+/** The agent middleware `bridge.middleware(host)` makes: pass it to `createAgent({ middleware })`. */
+export type DshMiddleware = ReturnType<typeof createMiddleware>;
+
+/**
+ * dsh as the tool layer of a LangChain agent. Give `approval` to
+ * `createHost`, then `middleware(host)` to `createAgent({ middleware })` and
+ * `tools(host)` (with any LangChain tools of your own) to its `tools`.
+ */
+export interface LangChainBridge {
+  /** The approval provider for `createHost({ approval })`: dsh's `ask` becomes a LangGraph interrupt. */
+  readonly approval: ApprovalProvider;
+  /** The middleware that runs every tool call of the agent (dsh's and LangChain's own tools) through `host`. */
+  middleware(host: Host): DshMiddleware;
+  /** LangChain tools for the host's dsh tools (all, or `include`). */
+  tools(host: Host, options?: DshToolsOptions): DynamicStructuredTool[];
+  /** The calls waiting for a person (an interrupt not yet resumed). */
+  pending(): PendingApproval[];
+  /**
+   * Settles once every call in flight has its result or waits for a person. A
+   * graph run can return before its calls do (an interrupt ends v1's tool node
+   * while its other calls still run); await this before closing the host.
+   */
+  idle(): Promise<void>;
+  /** Ends waiting calls (all, or `callId`) as `cancelled`, so each gets its one result; returns how many. */
+  cancelPending(callId?: string): number;
+}
+
+/** Makes a bridge; options are validated, a bad one throws `LANGCHAIN_INVALID_OPTIONS` naming the field. */
+export function langchainBridge(options?: LangChainBridgeOptions): LangChainBridge {
+  const o = parseOptions('langchainBridge', bridgeOptionsSchema, options);
+  const approvals = new GraphApprovals(o.fallback);
+  const dshTools = new WeakSet<object>();
+  let state: BridgeState | undefined;
+
+  const stateFor = (host: Host): BridgeState => {
+    if (state !== undefined) {
+      if (state.host !== host) {
+        throw new LangChainBridgeError(
+          LangChainErrorCode.INVALID_OPTIONS,
+          'host: this bridge serves another host; make one bridge per host',
+        );
+      }
+      return state;
+    }
+    const s = new BridgeState(host, approvals, new Set(o.parallelTools ?? []), o.maxParallel ?? 10);
+    // Outermost on dispatch: within one AI message, bodies start in the model's order.
+    host.hooks.execute.tap({ name: 'langchain/start-order', stage: -1_000_000 }, async (ctx, next) => {
+      const run = s.runs.get(ctx.call.id);
+      if (run === undefined || run.name !== ctx.call.name) return next();
+      run.parallel = ctx.tool.parallel === true;
+      run.enter('admitted');
+      await run.group?.turnToStart(run, ctx.signal);
+      run.enter('running');
+      return next();
+    });
+    // Last after dispatch (denied calls pass here too): results commit in the model's order.
+    host.hooks.postExecute.tap({ name: 'langchain/commit-order', stage: 1_000_000, timeoutMs: longestTimer }, async (post) => {
+      const run = s.runs.get(post.call.id);
+      if (run === undefined || run.name !== post.call.name) return undefined;
+      run.enter('finishing');
+      await run.group?.turnToCommit(run, post.signal);
+      return undefined;
+    });
+    state = s;
+    return s;
+  };
+
+  return {
+    approval: approvals.provider,
+    middleware(host) {
+      const s = stateFor(host);
+      const isDshTool = (tool: unknown) => typeof tool === 'object' && tool !== null && dshTools.has(tool);
+      return createMiddleware({
+        name: o.name ?? 'dsh',
+        wrapToolCall: (request, handler) => runCall(s, isDshTool, request, handler) as ReturnType<typeof handler>,
+      });
+    },
+    tools(host, toolsOptions) {
+      const t = parseOptions('tools', toolsOptionsSchema, toolsOptions);
+      stateFor(host);
+      return dshLangChainTools(host, t.include, (tool) => dshTools.add(tool));
+    },
+    pending: () => approvals.pending(),
+    idle: () => (state === undefined ? Promise.resolve() : state.idle()),
+    cancelPending: (callId) => approvals.cancelPending(callId),
+  };
+}

@@ -1,0 +1,46 @@
+import type { Outcome } from '@deepseek-ai/dsh-core';
+
+/**
+ * The text the model reads for a dsh outcome: the output for `ok` (JSON text
+ * unless it is a string), otherwise the code and the reason, so that a denial
+ * reads as a denial and not as output.
+ */
+export function outcomeText(outcome: Outcome): string {
+  switch (outcome.status) {
+    case 'ok':
+      return typeof outcome.output === 'string' ? outcome.output : jsonText(outcome.output);
+    case 'error':
+      return `Error (${outcome.error.code}): ${outcome.error.message}`;
+    case 'denied':
+      return `Denied (${outcome.code}): ${outcome.reason}`;
+    case 'blocked':
+      return `Blocked (${outcome.code}): ${outcome.reason}`;
+  }
+}
+
+// A NUL and a per-process nonce: a string a tool returns is not mistaken for a placeholder.
+const nonce = Math.random().toString(36).slice(2, 10);
+const marker = `\u0000${nonce}#`;
+const placeholder = new RegExp(`"\\\\u0000${nonce}#(\\d+)"`, 'g');
+
+/**
+ * JSON text of a lossless value: bigints and lossless numbers are written as
+ * their exact digits (JSON.stringify would throw on the one and quote the other).
+ */
+export function jsonText(value: unknown): string {
+  const exact: string[] = [];
+  const text = JSON.stringify(value, (_key, v: unknown) => {
+    const digits =
+      typeof v === 'bigint'
+        ? v.toString()
+        : typeof v === 'object' && v !== null && (v as { isLosslessNumber?: unknown }).isLosslessNumber === true
+          ? String(v)
+          : undefined;
+    if (digits === undefined) return v;
+    exact.push(digits);
+    return `${marker}${exact.length - 1}`;
+  });
+  if (text === undefined) return 'null';
+  if (exact.length === 0) return text;
+  return text.replace(placeholder, (_match, index: string) => exact[Number(index)] ?? 'null');
+}
