@@ -28,7 +28,11 @@ if (rows.length === 0) {
 const cells = rows.map((r) => [r.ok ? '✓' : '✗', r.pkg, r.label, `${r.ratio.toFixed(2)}x`, `<= ${r.target}x`]);
 const header = ['', 'package', 'measure', 'ratio', 'target'];
 const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
-const line = (c) => c.map((v, i) => v.padEnd(widths[i])).join('  ').trimEnd();
+const line = (c) =>
+  c
+    .map((v, i) => v.padEnd(widths[i]))
+    .join('  ')
+    .trimEnd();
 console.log(`\nbench summary (${rows.filter((r) => r.ok).length} of ${rows.length} within target)`);
 console.log(line(header));
 for (const c of cells) console.log(line(c));
