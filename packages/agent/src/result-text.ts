@@ -1,4 +1,4 @@
-import { type CallResult, isToolContent, type Outcome } from '@deepseek-ai/dsh-core';
+import { type CallResult, exactJsonText, isToolContent, outcomeText } from '@deepseek-ai/dsh-core';
 import { partsText } from './content.js';
 import type { ToolResultEntry } from './messages.js';
 
@@ -21,43 +21,8 @@ export function resultEntry(id: string, result: CallResult): ToolResultEntry {
   };
 }
 
-/** The text the model reads for an outcome. */
-export function outcomeText(outcome: Outcome): string {
-  switch (outcome.status) {
-    case 'ok':
-      return typeof outcome.output === 'string' ? outcome.output : jsonText(outcome.output);
-    case 'error':
-      return `Error (${outcome.error.code}): ${outcome.error.message}`;
-    case 'denied':
-      return `Denied (${outcome.code}): ${outcome.reason}`;
-    case 'blocked':
-      return `Blocked (${outcome.code}): ${outcome.reason}`;
-  }
-}
+/** The text the model reads for an outcome (core's, which the framework bridges share). */
+export { outcomeText } from '@deepseek-ai/dsh-core';
 
-// A NUL and a per-process nonce: no string a tool returns is mistaken for a number.
-const nonce = Math.random().toString(36).slice(2, 10);
-const marker = `\u0000${nonce}#`;
-const exactNumber = new RegExp(`"\\\\u0000${nonce}#(-?[0-9][0-9.eE+-]*)"`, 'g');
-
-/**
- * JSON text of a lossless value: bigints and lossless numbers are written as
- * the exact digits, not rounded and not quoted.
- */
-export function jsonText(value: unknown): string {
-  let exact = false;
-  const text = JSON.stringify(value, (_key, v: unknown) => {
-    if (typeof v === 'bigint') {
-      exact = true;
-      return `${marker}${v.toString()}`;
-    }
-    if (typeof v === 'object' && v !== null && (v as { isLosslessNumber?: unknown }).isLosslessNumber === true) {
-      exact = true;
-      return `${marker}${String(v)}`;
-    }
-    return v;
-  });
-  if (text === undefined) return 'null';
-  // The marker is escaped by JSON.stringify, so it cannot collide with user text.
-  return exact ? text.replace(exactNumber, '$1') : text;
-}
+/** @deprecated Use `exactJsonText` from `@deepseek-ai/dsh-core`; this is the same function. */
+export const jsonText: (value: unknown) => string = exactJsonText;

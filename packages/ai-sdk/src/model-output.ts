@@ -1,5 +1,5 @@
-import { isToolContent, type JsonValue, type Outcome } from '@deepseek-ai/dsh-core';
-import { exactJson, hasExactNumbers } from './internal/exact-json.js';
+import { exactJsonText, isToolContent, type JsonValue, type Outcome } from '@deepseek-ai/dsh-core';
+import { hasExactNumbers } from './internal/exact-json.js';
 
 /** A tool result as the SDK sends it to the model (`ToolResultOutput` of AI SDK 6 and 7, the kinds used here). */
 export type ModelOutput =
@@ -40,7 +40,7 @@ export function modelOutputOf(outcome: Outcome): ModelOutput {
         };
       }
       // Numbers JSON cannot carry exactly go to the model as text that keeps every digit.
-      return hasExactNumbers(output) ? { type: 'text', value: exactJson(output) } : { type: 'json', value: output };
+      return hasExactNumbers(output) ? { type: 'text', value: exactJsonText(output) } : { type: 'json', value: output };
     }
     case 'denied':
       return { type: 'execution-denied', reason: outcome.reason };

@@ -88,6 +88,7 @@ export type {
   OutcomeError,
   Stage,
 } from './outcome.js';
+export { exactJsonText, outcomeText } from './outcome-text.js';
 export { definePlugin, type Plugin, type PluginDependency } from './plugin.js';
 export { exactInteger, jsonSchemaOf, type ReservedToolName, reservedToolNames, type ToolSchema } from './registry.js';
 export {

@@ -1,4 +1,4 @@
-import { z } from '@deepseek-ai/dsh-core';
+import { exactJsonText, z } from '@deepseek-ai/dsh-core';
 import { compact } from './claude-dialect.js';
 import { HookErrorCode } from './errors.js';
 import {
@@ -13,7 +13,7 @@ import {
 } from './hook-answer.js';
 import type { HookSpec } from './hook-spec.js';
 import { issueText } from './internal/config-builder.js';
-import { findHookJson, jsonText } from './internal/json-text.js';
+import { findHookJson } from './internal/json-text.js';
 import type { HookProcessResult } from './spawn-hook.js';
 
 const decision = {
@@ -45,11 +45,11 @@ export const copilotDialect: HookDialectAdapter = {
         timestamp: Date.now(),
         cwd: input.cwd,
         toolName: input.toolName,
-        toolArgs: jsonText(input.toolInput),
+        toolArgs: exactJsonText(input.toolInput),
       };
       if (end === undefined) return base;
       if (end.kind === 'failure') return { ...base, error: end.error.message };
-      return { ...base, toolResult: { resultType: 'success', textResultForLlm: outputText(end.output, jsonText) } };
+      return { ...base, toolResult: { resultType: 'success', textResultForLlm: outputText(end.output, exactJsonText) } };
     }
     const base: Record<string, unknown> = {
       hook_event_name: input.spec.event,
@@ -61,7 +61,7 @@ export const copilotDialect: HookDialectAdapter = {
     };
     if (end === undefined) return base;
     if (end.kind === 'failure') return { ...base, error: end.error.message };
-    return { ...base, tool_result: { result_type: 'success', text_result_for_llm: outputText(end.output, jsonText) } };
+    return { ...base, tool_result: { result_type: 'success', text_result_for_llm: outputText(end.output, exactJsonText) } };
   },
 
   interpret(spec: HookSpec, run: HookProcessResult): HookAnswer {

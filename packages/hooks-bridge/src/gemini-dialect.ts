@@ -1,4 +1,4 @@
-import { z } from '@deepseek-ai/dsh-core';
+import { exactJsonText, z } from '@deepseek-ai/dsh-core';
 import { compact, stderrReason } from './claude-dialect.js';
 import { HookErrorCode } from './errors.js';
 import {
@@ -13,7 +13,7 @@ import {
 } from './hook-answer.js';
 import type { HookSpec } from './hook-spec.js';
 import { issueText } from './internal/config-builder.js';
-import { findHookJson, jsonText } from './internal/json-text.js';
+import { findHookJson } from './internal/json-text.js';
 import type { HookProcessResult } from './spawn-hook.js';
 
 const geminiOutput = z.looseObject({
@@ -55,7 +55,7 @@ export const geminiDialect: HookDialectAdapter = {
     if (end === undefined) return base;
     const response =
       end.kind === 'success'
-        ? { llmContent: outputText(end.output, jsonText), returnDisplay: outputText(end.output, jsonText) }
+        ? { llmContent: outputText(end.output, exactJsonText), returnDisplay: outputText(end.output, exactJsonText) }
         : { llmContent: end.error.message, returnDisplay: end.error.message, error: { message: end.error.message, type: end.error.code } };
     return { ...base, tool_response: response };
   },

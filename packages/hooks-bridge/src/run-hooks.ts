@@ -1,4 +1,5 @@
 import type { AnyToolDefinition, Args, CallIdentity, Host } from '@deepseek-ai/dsh-core';
+import { exactJsonText } from '@deepseek-ai/dsh-core';
 import { claudeDialect } from './claude-dialect.js';
 import type { AnsweredHook } from './combine.js';
 import { copilotDialect } from './copilot-dialect.js';
@@ -6,7 +7,6 @@ import { geminiDialect } from './gemini-dialect.js';
 import type { CallEnd, HookAnswer, HookDialectAdapter, InterpretOptions } from './hook-answer.js';
 import type { HookDialect, HookPhase, HookSpec } from './hook-spec.js';
 import type { IfRuleContext } from './if-rule.js';
-import { jsonText } from './internal/json-text.js';
 import type { HookRunRecord } from './options.js';
 import { type HookProcessResult, runHookProcess } from './spawn-hook.js';
 import { type ExternalOverrides, type ExternalView, toExternal } from './tool-names.js';
@@ -74,7 +74,7 @@ export async function runMatchingHooks(hooks: readonly HookSpec[], call: HookCal
     const view = viewOf(spec.dialect);
     if (!spec.matcher.test(view.name)) continue;
     if (spec.ifRule !== undefined && !spec.ifRule.test(view.name, view.input, where)) continue;
-    const key = jsonText([
+    const key = exactJsonText([
       spec.dialect,
       spec.payloadStyle,
       spec.event,
@@ -127,7 +127,7 @@ async function runOne(spec: HookSpec, call: HookCall, view: ExternalView, settin
     payload.agent_id = agent.id;
     payload.agent_type = agent.type;
   }
-  const stdin = `${jsonText(payload)}\n`;
+  const stdin = `${exactJsonText(payload)}\n`;
   const run = await runHookProcess({
     command: spec.args === undefined ? spec.command : substitute(spec.command, settings),
     args: spec.args?.map((a) => substitute(a, settings)),

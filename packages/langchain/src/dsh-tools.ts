@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Host } from '@deepseek-ai/dsh-core';
+import { outcomeText } from '@deepseek-ai/dsh-core';
 import { DynamicStructuredTool } from '@langchain/core/tools';
 import { LangChainBridgeError, LangChainErrorCode } from './errors.js';
-import { outcomeText } from './outcome-text.js';
 
 /**
  * LangChain tools for the host's dsh tools, with the JSON Schema the host

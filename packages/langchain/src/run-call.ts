@@ -1,4 +1,4 @@
-import { type Outcome, z } from '@deepseek-ai/dsh-core';
+import { exactJsonText as jsonText, type Outcome, outcomeText, z } from '@deepseek-ai/dsh-core';
 import { AIMessage, type BaseMessage, ToolMessage } from '@langchain/core/messages';
 import { interrupt } from '@langchain/langgraph';
 import type { BridgeState } from './bridge-state.js';
@@ -6,7 +6,6 @@ import { CallRun } from './call-run.js';
 import { LangChainErrorCode } from './errors.js';
 import { frameworkOutput } from './framework-result.js';
 import { interruptValue, replyOf } from './interrupt-value.js';
-import { jsonText, outcomeText } from './outcome-text.js';
 
 /** The parts of LangChain's `ToolCallRequest` the bridge reads. */
 export interface BridgedRequest {

@@ -4,7 +4,9 @@ import {
   type ApprovalRequest,
   defineTool,
   type Host,
+  exactJsonText as jsonText,
   type Outcome,
+  outcomeText,
   z,
 } from '@deepseek-ai/dsh-core';
 import { type FunctionTool, RunContext, type RunState, type RunToolApprovalItem } from '@openai/agents-core';
@@ -13,7 +15,6 @@ import { AgentsBridgeError, AgentsErrorCode } from './errors.js';
 import { Flight, type SdkCallSide, type Settled } from './internal/flight.js';
 import { type BridgedTool, type InvokeDetails, plainSchema, sdkFunctionTool } from './internal/sdk-tool.js';
 import { type AgentsBridgeOptions, agentsBridgeOptionsSchema, parseOptions, type ToolsOptions, toolsOptionsSchema } from './options.js';
-import { jsonText, outcomeText } from './outcome-text.js';
 
 export type { BridgedTool } from './internal/sdk-tool.js';
 

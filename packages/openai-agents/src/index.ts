@@ -9,5 +9,4 @@ export { type AgentsBridge, type BridgedTool, openaiAgents } from './bridge.js';
 export { type DecisionRecord, type DecisionStore, fileDecisionStore, memoryDecisionStore } from './decision-store.js';
 export { AgentsBridgeError, AgentsErrorCode } from './errors.js';
 export { type AgentsBridgeOptions, agentsBridgeOptionsSchema, type ToolsOptions } from './options.js';
-export { jsonText, outcomeText } from './outcome-text.js';
 export { version } from './version.js';

@@ -99,6 +99,20 @@ const describers: Readonly<Record<string, Describer>> = {
     `late settlement: the body settled ${str(d.status) ?? '?'}${str(d.code) === undefined ? '' : ` ${d.code}`} after ${
       num(d.elapsedMs) === undefined ? '?' : formatMs(d.elapsedMs as number)
     }, past its ${num(d.graceMs) === undefined ? '?' : formatMs(d.graceMs as number)} grace period; the result above stands`,
+  'tool/interrupted': (d) => {
+    const seqText = num(d.callSeq) === undefined ? '' : ` (its call is event ${d.callSeq})`;
+    if (d.resolution === 'rerun')
+      return `interrupted by a crash${seqText}: ${str(d.name) ?? '?'} is idempotent, so the resume runs it again`;
+    if (d.resolution !== 'interrupted') return undefined;
+    const why = d.reason === 'unknown-tool' ? 'its tool is not registered' : d.reason === 'sub-call' ? 'a sub-call' : 'not idempotent';
+    return `interrupted by a crash${seqText}: ${str(d.name) ?? '?'} ends TOOL_INTERRUPTED (${why}): outcome unknown, verify before retrying`;
+  },
+  'session/resumed': (d) =>
+    num(d.afterSeq) === undefined
+      ? undefined
+      : `session resumed after event ${d.afterSeq}: ${num(d.interrupted) ?? '?'} call(s) had no result${
+          num(d.tornLine) === undefined ? '' : `; the torn line ${d.tornLine} is skipped`
+        }`,
   'context/message': (d) => (str(d.text) === undefined ? undefined : `context for the next model message: ${oneLine(d.text as string)}`),
   'fs/observed': (d) =>
     d.state === 'absent'

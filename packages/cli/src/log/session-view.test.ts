@@ -19,6 +19,35 @@ const call = (id: string, name = 'read', parent?: string): LoggedEvent =>
 const result = (id: string): LoggedEvent =>
   ev('tool/result', id, { name: 'read', outcome: { status: 'ok', stage: 'execute', output: {} } });
 
+describe('a resumed session', () => {
+  it('shows a call a resume ran again as one card with its one result, and says what the resume did', () => {
+    const resumed = [
+      call('c1', 'read'),
+      call('c2', 'bash'),
+      ev('session/resumed', undefined, { afterSeq: 2, interrupted: 2 }),
+      ev('tool/interrupted', 'c1', { name: 'read', callSeq: 1, resolution: 'rerun', reason: 'idempotent' }),
+      call('c1', 'read'),
+      result('c1'),
+      ev('tool/interrupted', 'c2', { name: 'bash', callSeq: 2, resolution: 'interrupted', reason: 'not-idempotent' }),
+      ev('tool/result', 'c2', {
+        name: 'bash',
+        outcome: { status: 'error', stage: 'execute', error: { code: 'TOOL_INTERRUPTED', message: 'outcome unknown' } },
+      }),
+    ];
+    const view = viewOf(resumed);
+    expect(view.steps.map((s) => s.calls.map((c) => c.id))).toEqual([['c1', 'c2']]);
+    expect(view.calls.get('c1')?.outcome?.status).toBe('ok');
+    expect(view.calls.get('c2')?.outcome).toMatchObject({ status: 'error', error: { code: 'TOOL_INTERRUPTED' } });
+    expect(describeEvent(resumed[2] as LoggedEvent).text).toBe('session resumed after event 2: 2 call(s) had no result');
+    expect(describeEvent(resumed[3] as LoggedEvent).text).toBe(
+      'interrupted by a crash (its call is event 1): read is idempotent, so the resume runs it again',
+    );
+    expect(describeEvent(resumed[6] as LoggedEvent).text).toBe(
+      'interrupted by a crash (its call is event 2): bash ends TOOL_INTERRUPTED (not idempotent): outcome unknown, verify before retrying',
+    );
+  });
+});
+
 describe('viewOf', () => {
   it('groups overlapping calls into one step, starts a new one when none is open, and ends one at its context message', () => {
     const view = viewOf([

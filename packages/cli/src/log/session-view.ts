@@ -94,6 +94,13 @@ export function viewOf(events: readonly LoggedEvent[]): SessionView {
       continue;
     }
     if (event.type === 'tool/call' && event.call !== undefined && isRecord(event.data)) {
+      // A call a resume runs again (its tool is idempotent) logs a second `tool/call` under the same id: one card.
+      const earlier = calls.get(event.call);
+      if (earlier !== undefined && earlier.result === undefined) {
+        earlier.events.push(event);
+        open.add(earlier.id);
+        continue;
+      }
       const data = event.data;
       const parentId = typeof data.parent === 'string' ? data.parent : parentOfId(event.call);
       const parent = parentId === undefined ? undefined : calls.get(parentId);

@@ -1,40 +1,5 @@
 import { parseJsonExact } from '@deepseek-ai/dsh-core';
 
-/**
- * JSON text of a lossless JSON value: bigints and `LosslessNumber`s are
- * written with every digit (plain `JSON.stringify` throws on a bigint).
- */
-export function jsonText(value: unknown): string {
-  return write(value) ?? 'null';
-}
-
-function write(v: unknown): string | undefined {
-  switch (typeof v) {
-    case 'string':
-    case 'boolean':
-      return JSON.stringify(v);
-    case 'number':
-      return Number.isFinite(v) ? JSON.stringify(v) : 'null';
-    case 'bigint':
-      return v.toString();
-    case 'object': {
-      if (v === null) return 'null';
-      if ((v as { isLosslessNumber?: unknown }).isLosslessNumber === true) return String(v);
-      if (Array.isArray(v)) return `[${v.map((item) => write(item) ?? 'null').join(',')}]`;
-      const toJSON = (v as { toJSON?: unknown }).toJSON;
-      if (typeof toJSON === 'function') return write(toJSON.call(v));
-      const parts: string[] = [];
-      for (const [key, item] of Object.entries(v)) {
-        const text = write(item);
-        if (text !== undefined) parts.push(`${JSON.stringify(key)}:${text}`);
-      }
-      return `{${parts.join(',')}}`;
-    }
-    default:
-      return undefined;
-  }
-}
-
 /** What a hook printed, read as JSON the way hooks are read. */
 export type HookJson =
   | { readonly kind: 'none' }

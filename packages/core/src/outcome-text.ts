@@ -1,14 +1,15 @@
-import type { Outcome } from '@deepseek-ai/dsh-core';
+import type { Outcome } from './outcome.js';
 
 /**
- * The text the model reads for a dsh outcome: the output for `ok` (JSON text
- * unless it is a string), otherwise the code and the reason, so that a denial
- * reads as a denial and not as output.
+ * The text a model reads for an outcome: the output for `ok` (JSON text,
+ * every digit kept, unless it is a string), otherwise the code and the
+ * reason, so a denial reads as a denial and not as output. The one wording
+ * the agent loop and the framework bridges share.
  */
 export function outcomeText(outcome: Outcome): string {
   switch (outcome.status) {
     case 'ok':
-      return typeof outcome.output === 'string' ? outcome.output : jsonText(outcome.output);
+      return typeof outcome.output === 'string' ? outcome.output : exactJsonText(outcome.output);
     case 'error':
       return `Error (${outcome.error.code}): ${outcome.error.message}`;
     case 'denied':
@@ -18,16 +19,18 @@ export function outcomeText(outcome: Outcome): string {
   }
 }
 
-// A NUL and a per-process nonce: a string a tool returns is not mistaken for a placeholder.
+// A NUL and a per-process nonce: no string a tool returns is mistaken for a placeholder.
 const nonce = Math.random().toString(36).slice(2, 10);
 const marker = `\u0000${nonce}#`;
 const placeholder = new RegExp(`"\\\\u0000${nonce}#(\\d+)"`, 'g');
 
 /**
- * JSON text of a lossless value: bigints and lossless numbers are written as
- * their exact digits (JSON.stringify would throw on the one and quote the other).
+ * JSON text of a lossless JSON value: bigints and `LosslessNumber`s are
+ * written with every digit (`JSON.stringify` throws on the one and quotes
+ * the other); everything else as `JSON.stringify` writes it. `'null'` for a
+ * value JSON has no text for.
  */
-export function jsonText(value: unknown): string {
+export function exactJsonText(value: unknown): string {
   const exact: string[] = [];
   const text = JSON.stringify(value, (_key, v: unknown) => {
     const digits =
