@@ -6,10 +6,10 @@
 // `pnpm add`s the listed specs to that package, builds, runs that package's tests and prints the
 // versions it tested. The checkout itself is never changed. Usage: node scripts/ci/newest-peers.mjs
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
-import { workspaceRoot } from '../release/workspace.mjs';
+import { join } from 'node:path';
+import { copyWorkspaceSources, workspaceRoot } from '../release/workspace.mjs';
 
 const { packages } = JSON.parse(readFileSync(join(workspaceRoot, 'scripts/ci/newest-peers.json'), 'utf8'));
 const entries = Object.entries(packages);
@@ -24,16 +24,9 @@ function run(command, args, cwd) {
 }
 
 const copy = mkdtempSync(join(tmpdir(), 'dsh-newest-peers-'));
-const skip = new Set(['node_modules', 'dist', '.turbo', 'coverage', '.git', 'api']);
 let failed = false;
 try {
-  cpSync(workspaceRoot, copy, {
-    recursive: true,
-    filter: (source) =>
-      !relative(workspaceRoot, source)
-        .split('/')
-        .some((part) => skip.has(part) || part.endsWith('.tsbuildinfo')),
-  });
+  copyWorkspaceSources(copy);
   console.log(`== newest peers on Node ${process.version}, in ${copy}`);
   run('pnpm', ['install', '--frozen-lockfile', '--reporter=silent'], copy);
   for (const [name, specs] of entries) {

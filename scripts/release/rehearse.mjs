@@ -9,12 +9,12 @@
 //      whose every-plugin.ts fails when a plugin reports a version other than its package.json's.
 // The checkout itself is never changed. `--keep` leaves the copy on disk.
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { summaryProblems } from './changeset-summary.mjs';
-import { workspaceRoot } from './workspace.mjs';
+import { copyWorkspaceSources } from './workspace.mjs';
 
 const require = createRequire(import.meta.url);
 const semver = createRequire(require.resolve('@changesets/cli/package.json'))('semver');
@@ -54,15 +54,7 @@ function main() {
   const copy = mkdtempSync(join(tmpdir(), 'dsh-release-rehearsal-'));
   const failures = [];
   try {
-    // The sources as they are (committed or not), without anything installed or built.
-    const skip = new Set(['node_modules', 'dist', '.turbo', 'coverage', '.git', 'api']);
-    cpSync(workspaceRoot, copy, {
-      recursive: true,
-      filter: (source) =>
-        !relative(workspaceRoot, source)
-          .split('/')
-          .some((part) => skip.has(part) || part.endsWith('.tsbuildinfo')),
-    });
+    copyWorkspaceSources(copy);
     console.log(`release rehearsal in ${copy}`);
     run('pnpm', ['install', '--frozen-lockfile', '--offline', '--reporter=silent'], copy);
 

@@ -1,7 +1,7 @@
 // The workspace's packages as the release tooling sees them: every folder under packages/ with
 // a package.json; the ones without "private": true are the ones we publish.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { cpSync, existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The repository root (this file lives in scripts/release/). */
@@ -27,4 +27,17 @@ export function workspacePackages() {
 /** The packages that `changeset publish` would publish. */
 export function publishedPackages() {
   return workspacePackages().filter((pkg) => pkg.manifest.private !== true);
+}
+
+const notCopied = new Set(['node_modules', 'dist', '.turbo', 'coverage', '.git', 'api', '.bench-results']);
+
+/** Copies the workspace's sources as they are (committed or not) to `dest`, without anything installed or built. */
+export function copyWorkspaceSources(dest) {
+  cpSync(workspaceRoot, dest, {
+    recursive: true,
+    filter: (source) =>
+      !relative(workspaceRoot, source)
+        .split('/')
+        .some((part) => notCopied.has(part) || part.endsWith('.tsbuildinfo')),
+  });
 }
