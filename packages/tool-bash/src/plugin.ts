@@ -33,7 +33,7 @@ export const bashSandboxEvent = z.object({ provider: z.string(), fallbackReason:
  * that holds calls to that selection, and the `bash/sandbox` event. Options
  * are validated here (`INVALID_OPTIONS` naming the field); the start
  * directory and roots must exist. The sandbox is probed once, with a real
- * run, when the host registers the plugin.
+ * run started when the host registers the plugin; the first call waits for it.
  */
 export function toolBash(options: ToolBashOptions = {}): Plugin {
   const resolved = parseToolBashOptions(options);
@@ -46,7 +46,7 @@ export function toolBash(options: ToolBashOptions = {}): Plugin {
   });
 }
 
-async function register(host: Host, pluginName: string, options: ResolvedToolBashOptions, start: string, roots: readonly string[]) {
+function register(host: Host, pluginName: string, options: ResolvedToolBashOptions, start: string, roots: readonly string[]) {
   const outputDir = new OutputDirectory(options.outputDir);
   const readOnlyPaths = roots.flatMap((root) => [
     // `.husky` holds hooks git runs (through core.hooksPath) in repositories set up with husky.
@@ -69,7 +69,9 @@ async function register(host: Host, pluginName: string, options: ResolvedToolBas
     denyReadPaths,
     ...(limits.processes === undefined ? {} : { maxProcesses: limits.processes }),
   };
-  const probe = await safeProbe(configured, policy);
+  // Started here, awaited by the first call: a sandbox that is slow to start on a busy machine
+  // must not make the host's registration time out.
+  const probe = safeProbe(configured, policy);
   const selector = new SandboxSelector({
     toolName: options.name,
     configured,

@@ -87,6 +87,26 @@ describe('choosing the sandbox of each call', () => {
     expect(wrapped).toEqual(['bash']);
   });
 
+  it('registers without waiting for a slow probe; the first call waits for it and uses its result', async () => {
+    let finishProbe: (probe: { ok: true }) => void = () => {};
+    const slow: SandboxProvider = {
+      name: 'slow-to-start',
+      containsProcessTree: false,
+      probe: () => new Promise((resolve) => (finishProbe = resolve)),
+      wrap: (command) => command,
+    };
+    // A probe slower than the host's registration deadline, as bwrap can be on a busy machine.
+    const t = await createTestHost({
+      pluginTimeoutMs: 50,
+      plugins: [toolBash({ cwd: ws, env: { set: env }, sandbox: { provider: slow } })],
+    });
+    const first = t.call('bash', { command: 'echo after-probe' });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    finishProbe({ ok: true });
+    expect(okOutput(await first)).toMatchObject({ stdout: 'after-probe\n', sandbox: 'slow-to-start' });
+    expect(okOutput(await t.call('bash', { command: 'echo again' }))).toMatchObject({ sandbox: 'slow-to-start' });
+  });
+
   it('treats a custom provider whose probe throws as unavailable', async () => {
     const broken: SandboxProvider = {
       name: 'broken',

@@ -25,7 +25,9 @@ export class SandboxSelector {
   readonly #configured: SandboxProvider;
   readonly #unsandboxed: SandboxProvider;
   readonly #fallback: SandboxFallback;
-  readonly #probe: SandboxProbe;
+  /** The probe's result once it is known; until then the first calls wait for `#pending`. */
+  #probe: SandboxProbe | undefined;
+  readonly #pending: Promise<SandboxProbe> | undefined;
   /** Keyed by the call's identity object, which core keeps for the whole call: an entry goes with its call. */
   readonly #selections = new WeakMap<CallIdentity, SandboxSelection>();
 
@@ -34,24 +36,34 @@ export class SandboxSelector {
     readonly configured: SandboxProvider;
     readonly unsandboxed: SandboxProvider;
     readonly fallback: SandboxFallback;
-    readonly probe: SandboxProbe;
+    /** The probe's result, or the probe still running: registration does not wait for a process to start. */
+    readonly probe: SandboxProbe | Promise<SandboxProbe>;
   }) {
     this.#toolName = options.toolName;
     this.#configured = options.configured;
     this.#unsandboxed = options.unsandboxed;
     this.#fallback = options.fallback;
-    this.#probe = options.probe;
+    if (options.probe instanceof Promise) {
+      this.#pending = options.probe.then((probe) => {
+        this.#probe = probe;
+        return probe;
+      });
+    } else {
+      this.#probe = options.probe;
+    }
   }
 
-  /** The probe result the selector works from. */
-  get probe(): SandboxProbe {
-    return this.#probe;
+  /** The probe result the selector works from, once the probe has finished. */
+  probe(): Promise<SandboxProbe> {
+    return this.#probe === undefined ? (this.#pending as Promise<SandboxProbe>) : Promise.resolve(this.#probe);
   }
 
-  /** The `tools/pre-execute` tap. */
+  /** The `tools/pre-execute` tap: synchronous once the probe has finished, as it has after the first call. */
   readonly tap: PreExecuteTap = (state: PreExecuteState, info) => {
     if (info.tool.name !== this.#toolName) return undefined;
-    return this.#select(state.call);
+    const probe = this.#probe;
+    if (probe !== undefined) return this.#select(state.call, probe);
+    return (this.#pending as Promise<SandboxProbe>).then((settled) => this.#select(state.call, settled));
   };
 
   /** The guard that holds every call to its selection. */
@@ -74,12 +86,12 @@ export class SandboxSelector {
     return this.#selections.get(call);
   }
 
-  #select(call: CallIdentity): PreExecuteUpdate | undefined {
-    if (this.#probe.ok) {
+  #select(call: CallIdentity, probe: SandboxProbe): PreExecuteUpdate | undefined {
+    if (probe.ok) {
       this.#selections.set(call, { provider: this.#configured, needsApproval: false });
       return undefined;
     }
-    const why = `the ${this.#configured.name} sandbox is unavailable: ${this.#probe.reason}`;
+    const why = `the ${this.#configured.name} sandbox is unavailable: ${probe.reason}`;
     switch (this.#fallback) {
       case 'deny':
         return { decision: 'deny', reason: `${why}; tool-bash is configured to refuse commands without it (sandbox.fallback: "deny")` };
