@@ -97,7 +97,7 @@ describe('choosing the sandbox of each call', () => {
     };
     // A probe slower than the host's registration deadline, as bwrap can be on a busy machine.
     const t = await createTestHost({
-      pluginTimeoutMs: 50,
+      pluginTimeoutMs: 2000,
       plugins: [toolBash({ cwd: ws, env: { set: env }, sandbox: { provider: slow } })],
     });
     const first = t.call('bash', { command: 'echo after-probe' });

@@ -1,6 +1,8 @@
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { createTestHost } from '@deepseek-ai/dsh-core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { fsHost, type Scratch, scratch } from './fixtures/workspace.js';
+import { fsHost, okOutput, type Scratch, scratch } from './fixtures/workspace.js';
 import { toolFs } from './plugin.js';
 
 let s: Scratch;
@@ -52,5 +54,19 @@ describe('toolFs', () => {
     const outcome = await t.call('read', { file_path: 'a', offset: 0 });
     expect(outcome).toMatchObject({ status: 'error', error: { code: 'INVALID_ARGS' } });
     expect(outcome.status === 'error' && outcome.error.message).toContain('offset');
+  });
+});
+
+describe('toolFs and a slow ripgrep', () => {
+  it('registers without waiting for the ripgrep probe; the first grep waits for it', async () => {
+    // An `rg` that answers only when told to, as a real one can take seconds to start on a busy machine.
+    const gate = path.join(s.base, 'answer');
+    const rg = path.join(s.base, 'slow-rg');
+    await writeFile(rg, `#!/bin/sh\nwhile [ ! -e '${gate}' ]; do sleep 0.05; done\necho 'not ripgrep'\n`, { mode: 0o755 });
+    await writeFile(path.join(s.ws, 'a.txt'), 'needle\n');
+    const t = await fsHost(s.ws, { ripgrepPath: rg }, { pluginTimeoutMs: 2000 });
+    const grep = t.call('grep', { pattern: 'needle' });
+    await writeFile(gate, '');
+    expect(okOutput(await grep)).toMatchObject({ engine: 'builtin', files: [path.join(s.ws, 'a.txt')] });
   });
 });

@@ -22,7 +22,9 @@ export const toolFsVersion: string = version;
  * `glob` and `grep`, confined to the configured roots, plus the
  * read-before-edit handler on the `fs/write-intent` and `fs/edit-intent`
  * gates. Options are checked here (`INVALID_OPTIONS` naming the field);
- * roots are resolved, and ripgrep looked for, when the host registers it.
+ * roots are resolved when the host registers it. ripgrep is looked for then
+ * too, but only `search: 'ripgrep'` waits for the answer: spawning `rg` can
+ * take seconds on a busy machine, and registration has a deadline.
  */
 export function toolFs(options: ToolFsOptions = {}): Plugin {
   const o = parseToolFsOptions(options);
@@ -31,8 +33,8 @@ export function toolFs(options: ToolFsOptions = {}): Plugin {
     version: toolFsVersion,
     async register(host: Host) {
       const workspace = Workspace.open(o.cwd, o.roots, o.readOnlyRoots, o.allowHardLinks);
-      const ripgrep = o.search === 'builtin' ? undefined : await probeRipgrep(o.ripgrepPath);
-      if (o.search === 'ripgrep' && ripgrep === undefined) {
+      const ripgrep = o.search === 'builtin' ? Promise.resolve(undefined) : probeRipgrep(o.ripgrepPath);
+      if (o.search === 'ripgrep' && (await ripgrep) === undefined) {
         throw new DshError(
           ErrorCode.INVALID_OPTIONS,
           `toolFs: search: "ripgrep" was asked for, but "${o.ripgrepPath} --version" does not run`,

@@ -10,6 +10,10 @@ export interface FsRuntime {
   readonly workspace: Workspace;
   readonly options: ResolvedOptions;
   readonly ledger: ReadLedger;
-  /** The ripgrep executable to search with, or `undefined` for the built-in search. */
-  readonly ripgrep: string | undefined;
+  /**
+   * The ripgrep executable to search with, or `undefined` for the built-in
+   * search. A promise: with `search: 'auto'` the probe runs while the host
+   * starts, and the first `grep` waits for it (registration does not).
+   */
+  readonly ripgrep: Promise<string | undefined>;
 }

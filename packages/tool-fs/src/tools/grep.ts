@@ -79,11 +79,12 @@ export function grepTool(rt: FsRuntime) {
       const cap = args.max_results ?? rt.options.maxResults;
       const ignoreCase = args.case_insensitive === true;
       const literal = requiredLiteral(args.pattern);
-      const useRipgrep = rt.ripgrep !== undefined && literal !== undefined && (!ignoreCase || /^[\x20-\x7e]+$/.test(literal));
+      const ripgrep = literal === undefined ? undefined : await rt.ripgrep;
+      const useRipgrep = ripgrep !== undefined && literal !== undefined && (!ignoreCase || /^[\x20-\x7e]+$/.test(literal));
       const candidates =
-        useRipgrep && rt.ripgrep !== undefined && literal !== undefined
+        useRipgrep && ripgrep !== undefined && literal !== undefined
           ? await ripgrepCandidates(
-              rt.ripgrep,
+              ripgrep,
               literal,
               ignoreCase,
               files.map((f) => f.abs),
