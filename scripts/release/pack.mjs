@@ -55,9 +55,11 @@ export function kB(bytes) {
 /**
  * Packed-size budgets in bytes. Core's was 60 kB; it is 68 kB since core logs approvals and late
  * settlements, bounds its event log, documents every event type and checks plugin version ranges
- * (issues 15, 16 and 22), about 11 kB packed in all.
+ * (issues 15, 16 and 22), about 11 kB packed in all. It is 84 kB since core resumes a crashed
+ * session under a one-writer lock (issue 25), carries content parts for images and files (issue 29)
+ * and holds the outcome text and exact-JSON writer five packages had copies of: about 13 kB.
  */
-export const budgets = new Map([[coreName, 68_000]]);
+export const budgets = new Map([[coreName, 84_000]]);
 
 /** Prints the size table for already packed packages and returns the over-budget lines. */
 export function reportSizes(packed) {

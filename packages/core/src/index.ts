@@ -92,6 +92,7 @@ export { exactJsonText, outcomeText } from './outcome-text.js';
 export { definePlugin, type Plugin, type PluginDependency } from './plugin.js';
 export { exactInteger, jsonSchemaOf, type ReservedToolName, reservedToolNames, type ToolSchema } from './registry.js';
 export {
+  interruptedCallMessage,
   type ResumedCall,
   type ResumedSession,
   type ResumeOptions,

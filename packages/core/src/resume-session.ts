@@ -59,7 +59,11 @@ function refused(message: string): DshError {
   return new DshError(ErrorCode.RESUME_REFUSED, message);
 }
 
-const interruptedMessage =
+/**
+ * The message of a `TOOL_INTERRUPTED` outcome, as the model reads it: also
+ * written by durable bindings for a body cut off by a crash.
+ */
+export const interruptedCallMessage =
   'outcome unknown: the session stopped while this call was running, so it may or may not have taken effect; verify before retrying';
 
 /**
@@ -114,7 +118,7 @@ export async function resumeSession(host: Host, source: ResumeSource, options: R
       reruns.push(open);
       continue;
     }
-    const outcome = errorOutcome('step', ErrorCode.TOOL_INTERRUPTED, interruptedMessage, { data: { callSeq: seq, reason } });
+    const outcome = errorOutcome('step', ErrorCode.TOOL_INTERRUPTED, interruptedCallMessage, { data: { callSeq: seq, reason } });
     await durable(rt, 'tool/result', { name: data.name, outcome }, identity);
     record(resumed, open, 'interrupted', outcome);
   }

@@ -1,0 +1,33 @@
+import type { ApprovalAnswer, ApprovalProvider, ApprovalReply } from '@deepseek-ai/dsh-core';
+import type { Durable } from './durable.js';
+
+/** The answers a person may post for a call waiting on approval. */
+export const approvalAnswers: readonly ApprovalAnswer[] = ['allowed-once', 'rejected', 'cancelled', 'unavailable'];
+
+/** The key a call's approval waits on: `approval <call id>`. */
+export function approvalKey(callId: string): string {
+  return `approval ${callId}`;
+}
+
+/** Whether `value` is an answer a person may post: `{ answer, message? }` with a known answer. */
+export function isApprovalReply(value: unknown): value is ApprovalReply {
+  if (typeof value !== 'object' || value === null) return false;
+  const { answer, message } = value as { answer?: unknown; message?: unknown };
+  return approvalAnswers.includes(answer as ApprovalAnswer) && (message === undefined || typeof message === 'string');
+}
+
+/**
+ * An approval provider that turns each `ask` into a durable wait on
+ * {@link approvalKey}: the question outlives the process, an answer posted
+ * while no worker runs is kept, and once given (a deny included) the answer
+ * is replayed unchanged on every later attempt. No answer within
+ * `timeoutMs` is `unavailable`, which core turns into a deny.
+ */
+export function durableApproval(durable: Durable, timeoutMs: number): ApprovalProvider {
+  return async (request) => {
+    const result = await durable.wait<ApprovalReply>(approvalKey(request.call.id), timeoutMs);
+    if (result.status === 'timeout') return { answer: 'unavailable', message: `no answer within ${timeoutMs} ms` };
+    // A malformed posted value cannot allow anything: core denies what is not an answer.
+    return isApprovalReply(result.value) ? result.value : { answer: 'unavailable', message: 'the posted answer was malformed' };
+  };
+}

@@ -1,0 +1,124 @@
+import type { ApprovalAnswer, JsonValue, StepCall, StepResult } from '@deepseek-ai/dsh-core';
+import { isApprovalReply } from '../durable-approval.js';
+import { DurableError, DurableErrorCode } from '../errors.js';
+import type { AnswerReceipt } from './approvals-object.js';
+
+/** How to reach a Restate ingress (`http://host:8080`) and which session object to call. */
+export interface IngressOptions {
+  readonly ingressUrl: string;
+  /** The session object's name: `dsh-session` by default. */
+  readonly objectName?: string;
+  /** Aborts the HTTP request (the invocation itself goes on in the engine). */
+  readonly signal?: AbortSignal;
+}
+
+/** A person's word on one call: `allow`/`deny` as a CLI says it, or a core approval answer. */
+export type ApprovalWord = 'allow' | 'deny' | ApprovalAnswer;
+
+const knownCodes = new Set<string>(Object.values(DurableErrorCode));
+
+async function post(url: string, body: JsonValue, signal: AbortSignal | undefined, headers: Record<string, string> = {}): Promise<unknown> {
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+      ...(signal === undefined ? {} : { signal }),
+    });
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    throw new DurableError(DurableErrorCode.ENGINE_UNREACHABLE, `cannot reach the engine at ${url}: ${(error as Error).cause ?? error}`, {
+      cause: error,
+    });
+  }
+  const text = await response.text();
+  if (response.ok) return text === '' ? null : JSON.parse(text);
+  let message = text;
+  try {
+    message = (JSON.parse(text) as { message?: string }).message ?? text;
+  } catch {}
+  // A handler's terminal error starts with one of this package's codes: keep it.
+  const code = /^([A-Z_]+): /.exec(message)?.[1];
+  if (code !== undefined && knownCodes.has(code)) throw new DurableError(code as DurableErrorCode, message.slice(code.length + 2));
+  throw new DurableError(DurableErrorCode.ENGINE_ERROR, `${url}: HTTP ${response.status}: ${message}`);
+}
+
+function base(options: IngressOptions): string {
+  return options.ingressUrl.replace(/\/+$/, '');
+}
+
+function checkSession(session: string): void {
+  if (typeof session !== 'string' || session === '')
+    throw new DurableError(DurableErrorCode.INVALID_INPUT, 'session must be a non-empty string');
+}
+
+/**
+ * Runs one step of a session on the engine and waits for its result. Pass
+ * the same `idempotencyKey` when retrying a submission (after a network
+ * error, say): the engine then attaches to the first invocation instead of
+ * starting a second.
+ */
+export async function submitStep(
+  options: IngressOptions & { readonly idempotencyKey?: string },
+  session: string,
+  calls: readonly StepCall[],
+): Promise<StepResult> {
+  checkSession(session);
+  const url = `${base(options)}/${options.objectName ?? 'dsh-session'}/${encodeURIComponent(session)}/step`;
+  const headers: Record<string, string> = options.idempotencyKey === undefined ? {} : { 'idempotency-key': options.idempotencyKey };
+  return (await post(url, { calls: calls as unknown as JsonValue }, options.signal, headers)) as StepResult;
+}
+
+/** Runs the session's program (the `run` handler) with `input`; same idempotency as {@link submitStep}. */
+export async function submitRun(
+  options: IngressOptions & { readonly idempotencyKey?: string },
+  session: string,
+  input: JsonValue,
+): Promise<JsonValue> {
+  checkSession(session);
+  const url = `${base(options)}/${options.objectName ?? 'dsh-session'}/${encodeURIComponent(session)}/run`;
+  const headers: Record<string, string> = options.idempotencyKey === undefined ? {} : { 'idempotency-key': options.idempotencyKey };
+  return (await post(url, input, options.signal, headers)) as JsonValue;
+}
+
+/**
+ * Answers the approval a session's call waits on (`dsh approve <session>
+ * <call> allow|deny`). Works whether or not a worker runs now, and before
+ * the call has even asked. The first answer is final: a later one gets
+ * `already-answered` and changes nothing.
+ */
+export async function approve(
+  options: Pick<IngressOptions, 'ingressUrl' | 'signal'>,
+  session: string,
+  callId: string,
+  word: ApprovalWord,
+  message?: string,
+): Promise<AnswerReceipt> {
+  checkSession(session);
+  if (typeof callId !== 'string' || callId === '')
+    throw new DurableError(DurableErrorCode.INVALID_INPUT, 'call id must be a non-empty string');
+  const answer = word === 'allow' ? 'allowed-once' : word === 'deny' ? 'rejected' : word;
+  const reply = message === undefined ? { answer } : { answer, message };
+  if (!isApprovalReply(reply)) {
+    throw new DurableError(
+      DurableErrorCode.INVALID_INPUT,
+      `answer must be allow, deny, allowed-once, rejected, cancelled or unavailable, not "${word}"`,
+    );
+  }
+  const key = encodeURIComponent(`${session}:approval ${callId}`);
+  return (await post(`${base(options)}/dsh-approvals/${key}/answer`, reply as unknown as JsonValue, options.signal)) as AnswerReceipt;
+}
+
+/**
+ * Registers (or re-registers, `force`) a worker's endpoint with the engine's
+ * admin API, so the engine learns its objects and sends it invocations.
+ */
+export async function registerDeployment(options: {
+  readonly adminUrl: string;
+  readonly workerUrl: string;
+  readonly signal?: AbortSignal;
+}): Promise<void> {
+  const url = `${options.adminUrl.replace(/\/+$/, '')}/deployments`;
+  await post(url, { uri: options.workerUrl, force: true }, options.signal);
+}
