@@ -56,7 +56,7 @@ describe('Copilot CLI hooks', () => {
   });
 
   it('uses the VS Code-compatible snake_case payload for a PascalCase event', async () => {
-    const p = copilot('vs.json', { PreToolUse: [{ type: 'command', bash: 'cat > payload.json', timeoutSec: 5 }] });
+    const p = copilot('vs.json', { PreToolUse: [{ type: 'command', bash: 'cat > payload.json', timeoutSec: 120 }] });
     const t = await hostFor(p);
     await t.call('bash', { command: 'ls' });
     expect(JSON.parse(p.read('payload.json'))).toMatchObject({

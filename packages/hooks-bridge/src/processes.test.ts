@@ -6,9 +6,9 @@ afterEach(() => {
   ran.length = 0;
 });
 
-/** Polls until `pid` is gone; fails the test if it never goes. */
+/** Polls until `pid` is gone; the bound (30 s) only ends a hang, it never judges speed. */
 async function gone(pid: number): Promise<boolean> {
-  for (let i = 0; i < 50; i += 1) {
+  for (let i = 0; i < 1500; i += 1) {
     if (!isAlive(pid)) return true;
     await new Promise((r) => setTimeout(r, 20));
   }
@@ -17,26 +17,33 @@ async function gone(pid: number): Promise<boolean> {
 
 describe('hook processes', () => {
   it('kills a hanging hook on timeout, with its child, and lets the call proceed (fail-open)', async () => {
-    const project = tempProject();
-    const script = project.write(
-      'hang.sh',
-      `#!/bin/bash
+    // The timeout grows until the script got as far as writing its pids: on a loaded machine bash
+    // may not even start within the first one, and only a hook that is under way tests the kill.
+    for (const timeout of [0.5, 2, 8, 30]) {
+      const project = tempProject();
+      const script = project.write(
+        'hang.sh',
+        `#!/bin/bash
 sleep 60 &
 echo $! > "$CLAUDE_PROJECT_DIR/child.pid"
 echo $$ > "$CLAUDE_PROJECT_DIR/hook.pid"
 trap '' TERM
 wait
 `,
-      true,
-    );
-    project.settings('.claude/settings.json', claudeHooks('PreToolUse', 'Bash', [{ type: 'command', command: script, timeout: 0.5 }]));
-    const t = await hostFor(project);
-    const outcome = await t.call('bash', { command: 'ls' });
-    expect(outcome.status).toBe('ok');
-    const [result] = eventsOf(t, 'hook/result');
-    expect(result?.data).toMatchObject({ timedOut: true, errorCode: 'HOOK_TIMEOUT', exitCode: null });
-    expect(await gone(Number(project.read('child.pid')))).toBe(true);
-    expect(await gone(Number(project.read('hook.pid')))).toBe(true);
+        true,
+      );
+      project.settings('.claude/settings.json', claudeHooks('PreToolUse', 'Bash', [{ type: 'command', command: script, timeout }]));
+      const t = await hostFor(project);
+      const outcome = await t.call('bash', { command: 'ls' });
+      expect(outcome.status).toBe('ok');
+      const [result] = eventsOf(t, 'hook/result');
+      expect(result?.data).toMatchObject({ timedOut: true, errorCode: 'HOOK_TIMEOUT', exitCode: null });
+      if (!project.exists('hook.pid')) continue;
+      expect(await gone(Number(project.read('child.pid')))).toBe(true);
+      expect(await gone(Number(project.read('hook.pid')))).toBe(true);
+      return;
+    }
+    throw new Error('the hook never started within 30 s');
   });
 
   it('denies on timeout when the hook says onFailure: "block", and in strict mode', async () => {
