@@ -1,5 +1,6 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { DshError, messageOf } from '@deepseek-ai/dsh-core';
+import { runApprove } from './commands/approve.js';
 import { runCatalog } from './commands/catalog.js';
 import { runConfigCheck } from './commands/config-check.js';
 import { runDemo } from './commands/demo.js';
@@ -49,6 +50,14 @@ const commandOptions: Readonly<Record<string, Options>> = {
   catalog: { ...common, json: { type: 'boolean' } },
   'mcp list': { ...common, json: { type: 'boolean' } },
   log: { ...common, call: { type: 'string' }, json: { type: 'boolean' } },
+  // No --config: the answer goes to the engine, whatever this directory's configuration says.
+  approve: {
+    help: { type: 'boolean', short: 'h' },
+    'no-color': { type: 'boolean' },
+    message: { type: 'string' },
+    ingress: { type: 'string' },
+    json: { type: 'boolean' },
+  },
   run: {
     ...common,
     model: { type: 'string', short: 'm' },
@@ -206,6 +215,22 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<ExitCode> {
         json: flag('json'),
         ...(str('call') === undefined ? {} : { call: str('call') as string }),
         ...(str('config') === undefined ? {} : { config: str('config') as string }),
+      });
+    }
+    case 'approve': {
+      const [session, call, word, extra] = positionals;
+      if (session === undefined || call === undefined || word === undefined)
+        throw new CliError(CliErrorCode.USAGE, 'approve: which session, call and answer? (dsh approve <session> <call> allow|deny)');
+      if (extra !== undefined) throw new CliError(CliErrorCode.USAGE, `approve: unexpected argument "${extra}"`);
+      if (word !== 'allow' && word !== 'deny')
+        throw new CliError(CliErrorCode.USAGE, `approve: the answer must be allow or deny, not "${word}"`);
+      return runApprove(cio, {
+        session,
+        call,
+        word,
+        json: flag('json'),
+        ...(str('message') === undefined ? {} : { message: str('message') as string }),
+        ...(str('ingress') === undefined ? {} : { ingress: str('ingress') as string }),
       });
     }
     case 'run': {

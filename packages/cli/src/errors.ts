@@ -17,6 +17,8 @@ export const CliErrorCode = {
   INPUT_INVALID: 'INPUT_INVALID',
   /** `dsh run` cannot reach a model: no API key in the environment, the provider's SDK missing, a bad `--model` or `--base-url`. */
   MODEL_UNAVAILABLE: 'MODEL_UNAVAILABLE',
+  /** `dsh approve` cannot reach the durable engine's ingress, or the engine refused the answer. */
+  ENGINE_UNAVAILABLE: 'ENGINE_UNAVAILABLE',
 } as const;
 
 /** One of the CLI's stable error codes. */
@@ -30,6 +32,7 @@ const exitOf: Readonly<Record<CliErrorCode, ExitCode>> = {
   EXPECTATIONS_INVALID: ExitCode.INPUT,
   INPUT_INVALID: ExitCode.INPUT,
   MODEL_UNAVAILABLE: ExitCode.CONFIG,
+  ENGINE_UNAVAILABLE: ExitCode.ENGINE,
 };
 
 /**

@@ -5,7 +5,7 @@
 export const ExitCode = {
   /** The command did what it was asked; every expectation held. */
   OK: 0,
-  /** `--expect` expectations failed (replay, hooks check), or the demo saw something it should not. */
+  /** `--expect` expectations failed (replay, hooks check), the demo saw something it should not, or `dsh approve` came after another answer. */
   EXPECTATION_FAILED: 1,
   /** Bad command line: unknown command or flag, missing argument. */
   USAGE: 2,
@@ -15,6 +15,8 @@ export const ExitCode = {
   INPUT: 4,
   /** `dsh run`: the agent stopped before it finished: turn limit, Ctrl-C, a refusal, a failed model request. */
   AGENT_STOPPED: 5,
+  /** `dsh approve`: the durable engine cannot be reached, or refused the answer. */
+  ENGINE: 6,
   /** Anything else went wrong (a bug): the message says what. */
   INTERNAL: 70,
 } as const;

@@ -2,12 +2,14 @@ import { ExitCode } from './exit-codes.js';
 
 const exitCodes = `Exit codes:
   ${ExitCode.OK}   success
-  ${ExitCode.EXPECTATION_FAILED}   an --expect expectation failed (or the demo saw an unexpected outcome)
+  ${ExitCode.EXPECTATION_FAILED}   an --expect expectation failed (or the demo saw an unexpected outcome,
+      or dsh approve came after an earlier answer)
   ${ExitCode.USAGE}   bad command line
   ${ExitCode.CONFIG}   bad or unreadable configuration (dsh.config.json, --config)
   ${ExitCode.INPUT}   bad or unreadable input (transcript, expectations, --input)
   ${ExitCode.AGENT_STOPPED}   dsh run: the agent stopped before it finished (turn limit, Ctrl-C,
       a refusal, a failed model request); no API key is ${ExitCode.CONFIG}
+  ${ExitCode.ENGINE}   dsh approve: the durable engine is unreachable or refused the answer
   ${ExitCode.INTERNAL}  internal error
 `;
 
@@ -82,6 +84,21 @@ difference refers to. Nothing runs: no tool, hook or MCP server.
 
 Options:
   --json                machine-readable output (the whole report)
+`,
+  approve: `Usage: dsh approve <session> <call> allow|deny [--message TEXT]
+                   [--ingress URL] [--json]
+
+Answers the approval a durable session's call waits on (@deepseek-ai/dsh-durable
+on Restate): the call asked, its worker may be running or down, the answer is
+kept either way and the call gets it when it next runs. It may even come
+before the call asks. The first answer is final: a later one changes nothing
+and exits 1.
+
+Options:
+  --message TEXT   why: with a deny, the model reads it
+  --ingress URL    the Restate ingress (default: DSH_RESTATE_INGRESS, else
+                   http://127.0.0.1:8080)
+  --json           machine-readable output
 `,
   log: `Usage: dsh log <session.jsonl> [--call ID] [--json] [--config FILE]
 
@@ -162,6 +179,8 @@ Commands:
   demo          a scripted session through the whole pipeline (offline, no setup)
   replay FILE   dry-run your policies on a recorded transcript or session log
   log FILE      read a session log: steps, cards, decisions, approvals, hooks
+  approve S C allow|deny
+                answer the approval a durable session's call waits on
   hooks check   run your hook configuration on one sample call and explain it
   config check  every file, rule, hook, skill and agent read, what was skipped,
                 and where dsh reads a rule differently from Claude Code

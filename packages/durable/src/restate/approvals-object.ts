@@ -1,11 +1,6 @@
 import type { JsonValue } from '@deepseek-ai/dsh-core';
 import * as restate from '@restatedev/restate-sdk';
-
-/** What `answer` reports: whether this answer was the one that counts. */
-export interface AnswerReceipt {
-  /** `delivered`: the waiting call got it; `kept`: no call waits yet, it will get it; `already-answered`: an earlier answer stands. */
-  readonly status: 'delivered' | 'kept' | 'already-answered';
-}
+import type { AnswerReceipt } from './client.js';
 
 type ApprovalState = { awakeable: string; answer: JsonValue; delivered: boolean };
 

@@ -1,7 +1,6 @@
 import type { ApprovalAnswer, JsonValue, StepCall, StepResult } from '@deepseek-ai/dsh-core';
 import { isApprovalReply } from '../durable-approval.js';
 import { DurableError, DurableErrorCode } from '../errors.js';
-import type { AnswerReceipt } from './approvals-object.js';
 
 /** How to reach a Restate ingress (`http://host:8080`) and which session object to call. */
 export interface IngressOptions {
@@ -10,6 +9,12 @@ export interface IngressOptions {
   readonly objectName?: string;
   /** Aborts the HTTP request (the invocation itself goes on in the engine). */
   readonly signal?: AbortSignal;
+}
+
+/** What `answer` reports: whether this answer was the one that counts. */
+export interface AnswerReceipt {
+  /** `delivered`: the waiting call got it; `kept`: no call waits yet, it will get it; `already-answered`: an earlier answer stands. */
+  readonly status: 'delivered' | 'kept' | 'already-answered';
 }
 
 /** A person's word on one call: `allow`/`deny` as a CLI says it, or a core approval answer. */

@@ -7,8 +7,16 @@
  */
 import './promise-with-resolvers.js';
 
-export { type AnswerReceipt, approvalsObject } from './approvals-object.js';
-export { type ApprovalWord, approve, type IngressOptions, registerDeployment, submitRun, submitStep } from './client.js';
+export { approvalsObject } from './approvals-object.js';
+export {
+  type AnswerReceipt,
+  type ApprovalWord,
+  approve,
+  type IngressOptions,
+  registerDeployment,
+  submitRun,
+  submitStep,
+} from './client.js';
 export { restateDurable } from './restate-durable.js';
 export { type ServedEndpoint, serveEndpoint } from './serve.js';
 export { type DshSessionObjectOptions, dshSessionObject, type SessionRun, type SessionSetup, type StepInput } from './session-object.js';

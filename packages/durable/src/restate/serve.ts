@@ -1,4 +1,4 @@
-import { createServer, type Http2Server } from 'node:http2';
+import { createServer, type Http2Server, type Http2Session } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import * as restate from '@restatedev/restate-sdk';
 
@@ -21,6 +21,12 @@ export async function serveEndpoint(
   const endpoint = restate.endpoint();
   for (const object of objects) endpoint.bind(object);
   const server: Http2Server = createServer(endpoint.http2Handler());
+  // The engine keeps its HTTP/2 connection open; `close` must end it, or it would wait forever.
+  const sessions = new Set<Http2Session>();
+  server.on('session', (session) => {
+    sessions.add(session);
+    session.once('close', () => sessions.delete(session));
+  });
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -30,6 +36,10 @@ export async function serveEndpoint(
   return {
     url: `http://${host}:${port}`,
     port,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        for (const session of sessions) session.close();
+      }),
   };
 }
