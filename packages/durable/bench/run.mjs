@@ -5,6 +5,7 @@
 //   (a step with no calls: ingress -> server -> worker -> back, no journal writes of ours).
 //   Target: the overhead of the idempotent call at most 2 round trips (one for the invocation,
 //   one for its single journal write); the bash call's is printed beside it (one more write).
+//   The same calls on the DBOS binding follow (bench/dbos.mjs).
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -101,3 +102,6 @@ try {
 } finally {
   await stop();
 }
+
+// The same calls on the DBOS binding, against its own baseline (skipped without PostgreSQL).
+await import('./dbos.mjs');

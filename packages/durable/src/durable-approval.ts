@@ -1,5 +1,6 @@
 import type { ApprovalAnswer, ApprovalProvider, ApprovalReply } from '@deepseek-ai/dsh-core';
 import type { Durable } from './durable.js';
+import { DurableError, DurableErrorCode } from './errors.js';
 
 /** The answers a person may post for a call waiting on approval. */
 export const approvalAnswers: readonly ApprovalAnswer[] = ['allowed-once', 'rejected', 'cancelled', 'unavailable'];
@@ -14,6 +15,22 @@ export function isApprovalReply(value: unknown): value is ApprovalReply {
   if (typeof value !== 'object' || value === null) return false;
   const { answer, message } = value as { answer?: unknown; message?: unknown };
   return approvalAnswers.includes(answer as ApprovalAnswer) && (message === undefined || typeof message === 'string');
+}
+
+/** A person's word on one call: `allow`/`deny` as a CLI says it, or a core approval answer. */
+export type ApprovalWord = 'allow' | 'deny' | ApprovalAnswer;
+
+/** The reply `word` (and `message`) stand for; throws `INVALID_INPUT` for a word that is no answer. */
+export function approvalReplyOf(word: ApprovalWord, message?: string): ApprovalReply {
+  const answer = word === 'allow' ? 'allowed-once' : word === 'deny' ? 'rejected' : word;
+  const reply = message === undefined ? { answer } : { answer, message };
+  if (!isApprovalReply(reply)) {
+    throw new DurableError(
+      DurableErrorCode.INVALID_INPUT,
+      `answer must be allow, deny, allowed-once, rejected, cancelled or unavailable, not "${String(word)}"`,
+    );
+  }
+  return reply;
 }
 
 /**

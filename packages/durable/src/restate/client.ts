@@ -1,5 +1,5 @@
-import type { ApprovalAnswer, JsonValue, StepCall, StepResult } from '@deepseek-ai/dsh-core';
-import { isApprovalReply } from '../durable-approval.js';
+import type { JsonValue, StepCall, StepResult } from '@deepseek-ai/dsh-core';
+import { type ApprovalWord, approvalReplyOf } from '../durable-approval.js';
 import { DurableError, DurableErrorCode } from '../errors.js';
 
 /** How to reach a Restate ingress (`http://host:8080`) and which session object to call. */
@@ -16,9 +16,6 @@ export interface AnswerReceipt {
   /** `delivered`: the waiting call got it; `kept`: no call waits yet, it will get it; `already-answered`: an earlier answer stands. */
   readonly status: 'delivered' | 'kept' | 'already-answered';
 }
-
-/** A person's word on one call: `allow`/`deny` as a CLI says it, or a core approval answer. */
-export type ApprovalWord = 'allow' | 'deny' | ApprovalAnswer;
 
 const knownCodes = new Set<string>(Object.values(DurableErrorCode));
 
@@ -103,14 +100,7 @@ export async function approve(
   checkSession(session);
   if (typeof callId !== 'string' || callId === '')
     throw new DurableError(DurableErrorCode.INVALID_INPUT, 'call id must be a non-empty string');
-  const answer = word === 'allow' ? 'allowed-once' : word === 'deny' ? 'rejected' : word;
-  const reply = message === undefined ? { answer } : { answer, message };
-  if (!isApprovalReply(reply)) {
-    throw new DurableError(
-      DurableErrorCode.INVALID_INPUT,
-      `answer must be allow, deny, allowed-once, rejected, cancelled or unavailable, not "${word}"`,
-    );
-  }
+  const reply = approvalReplyOf(word, message);
   const key = encodeURIComponent(`${session}:approval ${callId}`);
   return (await post(`${base(options)}/dsh-approvals/${key}/answer`, reply as unknown as JsonValue, options.signal)) as AnswerReceipt;
 }

@@ -7,10 +7,11 @@
  */
 import './promise-with-resolvers.js';
 
+export type { ApprovalWord } from '../durable-approval.js';
+export type { SessionRun, SessionSetup, StepInput } from '../session-setup.js';
 export { approvalsObject } from './approvals-object.js';
 export {
   type AnswerReceipt,
-  type ApprovalWord,
   approve,
   type IngressOptions,
   registerDeployment,
@@ -19,4 +20,4 @@ export {
 } from './client.js';
 export { restateDurable } from './restate-durable.js';
 export { type ServedEndpoint, serveEndpoint } from './serve.js';
-export { type DshSessionObjectOptions, dshSessionObject, type SessionRun, type SessionSetup, type StepInput } from './session-object.js';
+export { type DshSessionObjectOptions, dshSessionObject } from './session-object.js';

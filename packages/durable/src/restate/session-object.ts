@@ -1,57 +1,18 @@
-import type { Host, JsonValue, StepCall, StepResult } from '@deepseek-ai/dsh-core';
+import type { JsonValue, StepResult } from '@deepseek-ai/dsh-core';
 import * as restate from '@restatedev/restate-sdk';
-import type { Durable } from '../durable.js';
-import { attachDurable, type DurableCreateHostOptions, type DurableHostOptions, durableCreateHostOptions } from '../durable-host.js';
-import { DurableErrorCode } from '../errors.js';
+import { DurableError, DurableErrorCode } from '../errors.js';
+import { isStepInput, openSessionHost, type SessionHostOptions, type SessionRun, type StepInput } from '../session-setup.js';
 import { restateDurable } from './restate-durable.js';
 
-/** What the host factory gets: the session id and the `createHost` options it must pass on. */
-export interface SessionSetup {
-  readonly session: string;
-  /** Spread into `createHost`: without them an `ask` is not durable (and, with no provider, denied). */
-  readonly hostOptions: DurableCreateHostOptions & { readonly session: string };
-  readonly durable: Durable;
-}
-
-/** What a session program (the `run` handler) gets. */
-export interface SessionRun {
-  readonly session: string;
-  readonly host: Host;
-  readonly durable: Durable;
-}
-
 /** Options of {@link dshSessionObject}. */
-export interface DshSessionObjectOptions extends DurableHostOptions {
+export interface DshSessionObjectOptions extends SessionHostOptions {
   /** The virtual object's name, the first segment of its ingress path: `dsh-session` by default. */
   readonly name?: string;
-  /**
-   * Names this host configuration (tools, plugins, policies). A session is
-   * bound to the first `hostId` that runs it; a later call from a worker
-   * with another one fails with `SESSION_HOST_MISMATCH` instead of mixing
-   * two configurations in one journal.
-   */
-  readonly hostId: string;
-  /** Builds a fresh host for one attempt; called on every attempt, so it must not touch the world. */
-  readonly createHost: (setup: SessionSetup) => Host | Promise<Host>;
-  /** A session program (an agent loop) served as the `run` handler; wrap its model with `durableModel`. */
-  readonly run?: (run: SessionRun, input: JsonValue) => Promise<JsonValue>;
-}
-
-/** The input of the `step` handler: one assistant message's tool calls. */
-export interface StepInput {
-  readonly calls: readonly StepCall[];
 }
 
 function terminal(code: string, message: string): restate.TerminalError {
   // The code leads the message: it is what reaches an HTTP caller (see `sessionClient`).
   return new restate.TerminalError(`${code}: ${message}`, { errorCode: 400 });
-}
-
-function isStepInput(value: unknown): value is StepInput {
-  if (typeof value !== 'object' || value === null || !Array.isArray((value as StepInput).calls)) return false;
-  return (value as StepInput).calls.every(
-    (call) => typeof call === 'object' && call !== null && typeof call.id === 'string' && typeof call.name === 'string',
-  );
 }
 
 async function openSession(ctx: restate.ObjectContext, options: DshSessionObjectOptions): Promise<SessionRun> {
@@ -64,14 +25,13 @@ async function openSession(ctx: restate.ObjectContext, options: DshSessionObject
       `session "${session}" belongs to host "${bound}"; this worker is host "${options.hostId}"`,
     );
   }
-  const durable = restateDurable(ctx, session);
-  const hostOptions = { ...durableCreateHostOptions(durable, options), session };
-  const host = await options.createHost({ session, hostOptions, durable });
-  if (host.session !== session) {
-    throw terminal(DurableErrorCode.SESSION_ID_MISMATCH, `the host's session is "${host.session}", the engine runs "${session}"`);
+  try {
+    return await openSessionHost(session, restateDurable(ctx, session), options);
+  } catch (error) {
+    // A wrong host is no passing failure: Restate must not retry it.
+    if (error instanceof DurableError) throw terminal(error.code, error.message);
+    throw error;
   }
-  attachDurable(host, durable, options);
-  return { session, host, durable };
 }
 
 /**
