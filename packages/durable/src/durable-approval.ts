@@ -17,6 +17,16 @@ export function isApprovalReply(value: unknown): value is ApprovalReply {
   return approvalAnswers.includes(answer as ApprovalAnswer) && (message === undefined || typeof message === 'string');
 }
 
+/** What answering a call's approval reports: whether this answer is the one that counts. */
+export interface AnswerReceipt {
+  /**
+   * `delivered`: the call waits for it now; `kept`: the call has not asked
+   * yet (or its worker is down) and will get it when it does;
+   * `already-answered`: an earlier answer (or the wait's deadline) stands.
+   */
+  readonly status: 'delivered' | 'kept' | 'already-answered';
+}
+
 /** A person's word on one call: `allow`/`deny` as a CLI says it, or a core approval answer. */
 export type ApprovalWord = 'allow' | 'deny' | ApprovalAnswer;
 

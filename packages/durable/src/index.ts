@@ -10,6 +10,7 @@
 
 export { type Durable, idempotencyKey, type WaitResult } from './durable.js';
 export {
+  type AnswerReceipt,
   type ApprovalWord,
   approvalAnswers,
   approvalKey,

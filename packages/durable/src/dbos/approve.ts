@@ -1,20 +1,10 @@
 import { Error as DBOSErrors } from '@dbos-inc/dbos-sdk';
-import { type ApprovalWord, approvalKey, approvalReplyOf } from '../durable-approval.js';
+import { type AnswerReceipt, type ApprovalWord, approvalKey, approvalReplyOf } from '../durable-approval.js';
 import { DurableError, DurableErrorCode } from '../errors.js';
 import { checkId, checkReachable, type SessionClient } from './client.js';
 import type { WaitState } from './dbos-durable.js';
 import { engineError } from './engine-errors.js';
 import { answerQueueName, attribute, workflowId, workflowName } from './names.js';
-
-/** What `approve` reports: whether this answer was the one that counts. */
-export interface AnswerReceipt {
-  /**
-   * `delivered`: the call waits for it now; `kept`: the call has not asked
-   * yet (or its worker is down) and will get it when it does;
-   * `already-answered`: an earlier answer (or the wait's deadline) stands.
-   */
-  readonly status: 'delivered' | 'kept' | 'already-answered';
-}
 
 /**
  * The workflow that holds (or will ask) `callId`: the session's newest step

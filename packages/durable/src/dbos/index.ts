@@ -7,9 +7,9 @@
  * @packageDocumentation
  */
 
-export type { ApprovalWord } from '../durable-approval.js';
+export type { AnswerReceipt, ApprovalWord } from '../durable-approval.js';
 export type { SessionRun, SessionSetup, StepInput } from '../session-setup.js';
-export { type AnswerReceipt, approve } from './approve.js';
+export { approve } from './approve.js';
 export { createSessionClient, type SessionClient, type SessionClientOptions, submitRun, submitStep } from './client.js';
 export { dbosDurable, type WaitState } from './dbos-durable.js';
 export { type DshSessionWorkflows, type DshSessionWorkflowsOptions, dshSessionWorkflows } from './session-workflows.js';

@@ -1,6 +1,6 @@
 import type { JsonValue } from '@deepseek-ai/dsh-core';
 import * as restate from '@restatedev/restate-sdk';
-import type { AnswerReceipt } from './client.js';
+import type { AnswerReceipt } from '../durable-approval.js';
 
 type ApprovalState = { awakeable: string; answer: JsonValue; delivered: boolean };
 

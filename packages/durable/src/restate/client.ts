@@ -1,6 +1,9 @@
 import type { JsonValue, StepCall, StepResult } from '@deepseek-ai/dsh-core';
-import { type ApprovalWord, approvalReplyOf } from '../durable-approval.js';
+import { type AnswerReceipt, type ApprovalWord, approvalReplyOf } from '../durable-approval.js';
 import { DurableError, DurableErrorCode } from '../errors.js';
+
+// The entry `@deepseek-ai/dsh-durable/restate/client` stands alone: its answer types come with it.
+export type { AnswerReceipt, ApprovalWord };
 
 /** How to reach a Restate ingress (`http://host:8080`) and which session object to call. */
 export interface IngressOptions {
@@ -9,12 +12,6 @@ export interface IngressOptions {
   readonly objectName?: string;
   /** Aborts the HTTP request (the invocation itself goes on in the engine). */
   readonly signal?: AbortSignal;
-}
-
-/** What `answer` reports: whether this answer was the one that counts. */
-export interface AnswerReceipt {
-  /** `delivered`: the waiting call got it; `kept`: no call waits yet, it will get it; `already-answered`: an earlier answer stands. */
-  readonly status: 'delivered' | 'kept' | 'already-answered';
 }
 
 const knownCodes = new Set<string>(Object.values(DurableErrorCode));

@@ -7,11 +7,10 @@
  */
 import './promise-with-resolvers.js';
 
-export type { ApprovalWord } from '../durable-approval.js';
+export type { AnswerReceipt, ApprovalWord } from '../durable-approval.js';
 export type { SessionRun, SessionSetup, StepInput } from '../session-setup.js';
 export { approvalsObject } from './approvals-object.js';
 export {
-  type AnswerReceipt,
   approve,
   type IngressOptions,
   registerDeployment,
