@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import type { StepResult } from '@deepseek-ai/dsh-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DurableError, DurableErrorCode } from '../errors.js';
-import { type Engine, freePort, killHard, startEngine } from '../fixtures/engine.js';
+import { type Engine, freePort, startEngine } from '../fixtures/engine.js';
+import { killHard } from '../fixtures/processes.js';
 import { approve, registerDeployment, submitRun, submitStep } from './client.js';
 
 let engine: Engine;
