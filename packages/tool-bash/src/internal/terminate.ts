@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { setTimeout as sleep, setImmediate as yieldToLoop } from 'node:timers/promises';
 import { groupMayExist, hasProc, sendSignal } from '../processes.js';
 import type { CallCgroup } from './cgroups.js';
@@ -38,6 +39,8 @@ const killWaitMs = 1_500;
 const namespaceTeardownMs = 30_000;
 /** Signals sent between two turns of the event loop when a cgroup lists thousands of members. */
 const signalBatch = 256;
+/** How long the SIGTERM round may spend finding which members the group's signal missed. */
+const memberCheckMs = 250;
 
 /** How one kind of tree is signalled and watched; none of them reads `/proc` synchronously. */
 interface Strategy {
@@ -113,8 +116,10 @@ function namespaceStrategy(tree: ProcessTree): Strategy {
     killWaitMs: namespaceTeardownMs / 2,
     async term() {
       // The command's session inside (bwrap --new-session makes init its leader); init itself ignores SIGTERM.
-      if (init !== undefined && init.pgid > 1 && init.pgid !== tree.pid && initAlive()) sendSignal(-init.pgid, 'SIGTERM');
-      await signalAll(cgroupMembers(), 'SIGTERM');
+      const session = init !== undefined && init.pgid > 1 && init.pgid !== tree.pid && initAlive() ? init.pgid : undefined;
+      if (session !== undefined) sendSignal(-session, 'SIGTERM');
+      const members = cgroupMembers();
+      await signalAll(session === undefined ? members : await outsideGroup(members, session), 'SIGTERM');
     },
     async kill() {
       // From outside, SIGKILL reaches a namespace's init whatever it handles, and its death empties the namespace.
@@ -132,7 +137,7 @@ function cgroupStrategy(tree: ProcessTree, cgroup: CallCgroup): Strategy {
     killWaitMs,
     async term() {
       sendSignal(-tree.pid, 'SIGTERM');
-      await signalAll(cgroup.members(), 'SIGTERM');
+      await signalAll(await outsideGroup(cgroup.members(), tree.pid), 'SIGTERM');
     },
     async kill() {
       cgroup.kill();
@@ -169,7 +174,9 @@ function groupStrategy(tree: ProcessTree): Strategy {
     killWaitMs,
     async term() {
       sendSignal(-tree.pid, 'SIGTERM');
-      if (proc) await signalAll((await markedProcessesAsync(tree.marker, { deadline: performance.now() + killWaitMs })).pids, 'SIGTERM');
+      if (!proc) return;
+      const marked = await markedProcessesAsync(tree.marker, { deadline: performance.now() + killWaitMs });
+      await signalAll(await outsideGroup(marked.pids, tree.pid), 'SIGTERM');
     },
     async kill() {
       sendSignal(-tree.pid, 'SIGKILL');
@@ -212,6 +219,32 @@ function isSameProcess(p: NamespaceInit): boolean {
 }
 
 /** Signals every pid, a batch per turn of the event loop. */
+/**
+ * The pids of `pids` outside process group `pgid`, which the group's SIGTERM
+ * missed (a `setsid` child, say). The others got it already, and a second
+ * SIGTERM can run a process's handler twice (a trap that cleans up, twice).
+ * Read asynchronously in batches; past {@link memberCheckMs} (a fork loop's
+ * thousands) the rest count as outside: signalled twice beats never signalled.
+ */
+async function outsideGroup(pids: readonly number[], pgid: number): Promise<number[]> {
+  const deadline = performance.now() + memberCheckMs;
+  const outside: number[] = [];
+  for (let i = 0; i < pids.length; i += signalBatch) {
+    const batch = pids.slice(i, i + signalBatch);
+    if (performance.now() >= deadline) {
+      outside.push(...batch);
+      continue;
+    }
+    const groups = await Promise.all(batch.map((pid) => readFile(`/proc/${pid}/stat`, 'latin1').then(parseStat, () => undefined)));
+    // An unreadable stat is a process already gone.
+    batch.forEach((pid, j) => {
+      const group = groups[j]?.pgid;
+      if (group !== undefined && group !== pgid) outside.push(pid);
+    });
+  }
+  return outside;
+}
+
 async function signalAll(pids: readonly number[], signal: NodeJS.Signals): Promise<void> {
   for (let i = 0; i < pids.length; i += 1) {
     sendSignal(pids[i] as number, signal);
