@@ -134,6 +134,20 @@ describe.skipIf(!status.ok)('the bwrap sandbox (real bubblewrap)', () => {
     expect(error.data).toMatchObject({ escalated: false, stdout: 'trapped\ngot-term\n', exitCode: 7 });
   });
 
+  it('never lets a command whose deadline came before the sandbox started it run unsignalled', async () => {
+    // Deadlines of a few ms end most calls while bwrap is still setting up. Such a command must
+    // either never run, or run and get its SIGTERM: never start and sit through the grace period.
+    const t = await patientHost();
+    for (const timeout of [1, 2, 3, 5, 8, 13]) {
+      const m = mark();
+      const command = marked(m, 'trap "echo got-term; exit 7" TERM; echo trapped; sleep 300 & wait');
+      const error = errorOf(await t.call('bash', { command, timeout }));
+      expect(error.code).toBe('TOOL_TIMEOUT');
+      expect(error.data?.escalated).toBe(false);
+      expect(['', 'trapped\ngot-term\n']).toContain(error.data?.stdout);
+    }
+  });
+
   it('kills background and setsid processes when the command exits normally', async () => {
     const t = await host();
     const m = mark();

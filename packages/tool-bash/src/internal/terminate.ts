@@ -66,7 +66,8 @@ interface Strategy {
  *   call's cgroup, never to the launcher; SIGKILL to the namespace's init
  *   (the kernel then kills everything inside at once, fork loops included)
  *   and to the launcher. Watched through the launcher's exit: it exits only
- *   once the namespace is empty.
+ *   once the namespace is empty. A command the sandbox has not started yet
+ *   (its deadline came first) is ended at once: no grace is owed to it.
  * - a cgroup v2 with `cgroup.kill`: the group and the members get SIGTERM,
  *   then `cgroup.kill`; watched through `cgroup.events`.
  * - neither: the group and the processes carrying the call's marker, found
@@ -112,20 +113,31 @@ function namespaceStrategy(tree: ProcessTree): Strategy {
   const init = tree.hasExited() ? undefined : namespaceInit(tree.pid);
   const initAlive = (): boolean => init !== undefined && isSameProcess(init);
   const cgroupMembers = (): number[] => (tree.cgroup?.members() ?? []).filter((pid) => pid !== tree.pid);
+  const killAll = (): void => {
+    // From outside, SIGKILL reaches a namespace's init whatever it handles, and its death empties the namespace.
+    if (initAlive()) sendSignal((init as NamespaceInit).pid, 'SIGKILL');
+    sendSignal(-tree.pid, 'SIGKILL');
+    tree.cgroup?.kill();
+  };
   return {
     killWaitMs: namespaceTeardownMs / 2,
     async term() {
+      if (init === undefined || !commandStarted(init.pid)) {
+        // The deadline came before the sandbox had started the command. A SIGTERM now can be
+        // lost in bwrap's set-up (or orphan a namespace whose init is not yet bound to the
+        // launcher's death), and the command would then run its whole grace period after its
+        // deadline. Nothing inside has started, so nothing is owed a grace period: end it now.
+        killAll();
+        return;
+      }
       // The command's session inside (bwrap --new-session makes init its leader); init itself ignores SIGTERM.
-      const session = init !== undefined && init.pgid > 1 && init.pgid !== tree.pid && initAlive() ? init.pgid : undefined;
+      const session = init.pgid > 1 && init.pgid !== tree.pid && initAlive() ? init.pgid : undefined;
       if (session !== undefined) sendSignal(-session, 'SIGTERM');
       const members = cgroupMembers();
       await signalAll(session === undefined ? members : await outsideGroup(members, session), 'SIGTERM');
     },
     async kill() {
-      // From outside, SIGKILL reaches a namespace's init whatever it handles, and its death empties the namespace.
-      if (initAlive()) sendSignal((init as NamespaceInit).pid, 'SIGKILL');
-      sendSignal(-tree.pid, 'SIGKILL');
-      tree.cgroup?.kill();
+      killAll();
     },
     gone: async () => tree.hasExited() && !initAlive(),
     survivors: async () => [...(tree.hasExited() ? [] : [tree.pid]), ...(initAlive() ? [(init as NamespaceInit).pid] : [])],
@@ -196,12 +208,37 @@ interface NamespaceInit {
   readonly start: string;
 }
 
+/**
+ * Whether the namespace's init has started the command: its child has run
+ * `exec` and is no longer bwrap. Before that, a SIGTERM can be lost (bwrap
+ * sets up the child with signals of its own), so the command would start
+ * after its deadline and run its whole grace period unsignalled.
+ */
+function commandStarted(init: number): boolean {
+  const child = firstChild(init);
+  if (child === undefined) return false;
+  try {
+    return readFileSync(`/proc/${child}/comm`, 'latin1').trim() !== 'bwrap';
+  } catch {
+    return false;
+  }
+}
+
+/** The first child of `parent` (`/proc/<pid>/task/<pid>/children`, one small read), if it has one. */
+function firstChild(parent: number): number | undefined {
+  try {
+    const pid = Number(readFileSync(`/proc/${parent}/task/${parent}/children`, 'latin1').trim().split(' ')[0]);
+    return pid > 1 ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The first child of `leader` (`/proc/<pid>/task/<pid>/children`, one small read), with what identifies it. */
 function namespaceInit(leader: number): NamespaceInit | undefined {
   try {
-    const first = readFileSync(`/proc/${leader}/task/${leader}/children`, 'latin1').trim().split(' ')[0];
-    const pid = Number(first);
-    if (!(pid > 1)) return undefined;
+    const pid = firstChild(leader);
+    if (pid === undefined) return undefined;
     const stat = parseStat(readFileSync(`/proc/${pid}/stat`, 'latin1'));
     return stat === undefined ? undefined : { pid, pgid: stat.pgid, start: stat.start };
   } catch {
