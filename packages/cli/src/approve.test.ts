@@ -22,7 +22,9 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const dsh = (args: readonly string[], env: Record<string, string> = {}) => runDsh(['approve', ...args], { cwd: dir, home: dir, env });
+// DSH_DBOS_DATABASE_URL emptied (as good as unset): a DBOS database in the caller's shell would take these answers off Restate.
+const dsh = (args: readonly string[], env: Record<string, string> = {}) =>
+  runDsh(['approve', ...args], { cwd: dir, home: dir, env: { DSH_DBOS_DATABASE_URL: '', ...env } });
 
 describe('dsh approve', () => {
   it('keeps the first answer, says so, and refuses to change it (exit 1)', async () => {

@@ -19,6 +19,8 @@ export const CliErrorCode = {
   MODEL_UNAVAILABLE: 'MODEL_UNAVAILABLE',
   /** `dsh approve` cannot reach the durable engine's ingress, or the engine refused the answer. */
   ENGINE_UNAVAILABLE: 'ENGINE_UNAVAILABLE',
+  /** `dsh approve --dbos` needs `@dbos-inc/dbos-sdk`, an optional peer, and it is not installed. */
+  ENGINE_SDK_MISSING: 'ENGINE_SDK_MISSING',
 } as const;
 
 /** One of the CLI's stable error codes. */
@@ -33,6 +35,8 @@ const exitOf: Readonly<Record<CliErrorCode, ExitCode>> = {
   INPUT_INVALID: ExitCode.INPUT,
   MODEL_UNAVAILABLE: ExitCode.CONFIG,
   ENGINE_UNAVAILABLE: ExitCode.ENGINE,
+  // Like a provider SDK missing for `dsh run`: a setup to fix, not an engine to retry later.
+  ENGINE_SDK_MISSING: ExitCode.CONFIG,
 };
 
 /**

@@ -5,7 +5,8 @@ const exitCodes = `Exit codes:
   ${ExitCode.EXPECTATION_FAILED}   an --expect expectation failed (or the demo saw an unexpected outcome,
       or dsh approve came after an earlier answer)
   ${ExitCode.USAGE}   bad command line
-  ${ExitCode.CONFIG}   bad or unreadable configuration (dsh.config.json, --config)
+  ${ExitCode.CONFIG}   bad or unreadable configuration (dsh.config.json, --config), or an
+      SDK missing (dsh approve --dbos: @dbos-inc/dbos-sdk)
   ${ExitCode.INPUT}   bad or unreadable input (transcript, expectations, --input)
   ${ExitCode.AGENT_STOPPED}   dsh run: the agent stopped before it finished (turn limit, Ctrl-C,
       a refusal, a failed model request); no API key is ${ExitCode.CONFIG}
@@ -86,18 +87,25 @@ Options:
   --json                machine-readable output (the whole report)
 `,
   approve: `Usage: dsh approve <session> <call> allow|deny [--message TEXT]
-                   [--ingress URL] [--json]
+                   [--ingress URL | --dbos URL [--dbos-app NAME] [--dbos-name NAME]]
+                   [--json]
 
 Answers the approval a durable session's call waits on (@deepseek-ai/dsh-durable
-on Restate): the call asked, its worker may be running or down, the answer is
-kept either way and the call gets it when it next runs. It may even come
-before the call asks. The first answer is final: a later one changes nothing
-and exits 1.
+on Restate, or on DBOS with --dbos): the call asked, its worker may be running
+or down, the answer is kept either way and the call gets it when it next runs.
+It may even come before the call asks (on DBOS: once its step, or the
+session's program, is submitted). The first answer is final: a later one
+changes nothing and exits 1.
 
 Options:
   --message TEXT   why: with a deny, the model reads it
   --ingress URL    the Restate ingress (default: DSH_RESTATE_INGRESS, else
                    http://127.0.0.1:8080)
+  --dbos URL       answer on DBOS instead: the workers' system database
+                   (default: DSH_DBOS_DATABASE_URL, unless --ingress is given);
+                   needs npm install @dbos-inc/dbos-sdk
+  --dbos-app NAME  the workers' DBOS application name (default: dsh)
+  --dbos-name NAME the workers' session definition name (default: dsh-session)
   --json           machine-readable output
 `,
   log: `Usage: dsh log <session.jsonl> [--call ID] [--json] [--config FILE]

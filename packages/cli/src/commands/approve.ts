@@ -2,6 +2,7 @@ import { type AnswerReceipt, approve } from '@deepseek-ai/dsh-durable/restate/cl
 import { CliError, CliErrorCode } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
+import { approveOnDbos, type DbosTarget, withoutPassword } from './approve-dbos.js';
 
 /** The Restate ingress `dsh approve` posts to when neither `--ingress` nor `DSH_RESTATE_INGRESS` says otherwise. */
 export const defaultIngressUrl = 'http://127.0.0.1:8080';
@@ -15,8 +16,17 @@ export interface ApproveOptions {
   readonly message?: string;
   /** The Restate ingress; else `DSH_RESTATE_INGRESS`, else {@link defaultIngressUrl}. */
   readonly ingress?: string;
+  /** The DBOS system database (else `DSH_DBOS_DATABASE_URL`): the answer goes to DBOS instead of Restate. */
+  readonly dbos?: string;
+  /** The DBOS application name of the workers, when not the durable package's default. */
+  readonly dbosApp?: string;
+  /** The DBOS session definition's name, when not the durable package's default. */
+  readonly dbosName?: string;
   readonly json: boolean;
 }
+
+/** The engine an answer goes to. */
+type Engine = { readonly kind: 'restate'; readonly ingressUrl: string } | { readonly kind: 'dbos'; readonly target: DbosTarget };
 
 const said: Readonly<Record<AnswerReceipt['status'], string>> = {
   delivered: 'delivered: the waiting call has it',
@@ -26,17 +36,21 @@ const said: Readonly<Record<AnswerReceipt['status'], string>> = {
 
 /**
  * `dsh approve SESSION CALL allow|deny`: answers the approval a durable
- * session's call waits on (`@deepseek-ai/dsh-durable` on Restate), whether or
- * not a worker runs now. Exits 0 when this answer counts, 1 when an earlier
- * one stands, 6 when the engine cannot be reached or refuses.
+ * session's call waits on (`@deepseek-ai/dsh-durable` on Restate, or on DBOS
+ * with `--dbos`), whether or not a worker runs now. Exits 0 when this answer
+ * counts, 1 when an earlier one stands, 6 when the engine cannot be reached
+ * or refuses.
  */
 export async function runApprove(io: CliIo, options: ApproveOptions): Promise<ExitCode> {
-  const ingressUrl = options.ingress ?? io.env.DSH_RESTATE_INGRESS ?? defaultIngressUrl;
+  const engine = engineOf(options, io.env);
   let receipt: AnswerReceipt;
   try {
-    receipt = await approve({ ingressUrl }, options.session, options.call, options.word, options.message);
+    receipt =
+      engine.kind === 'restate'
+        ? await approve({ ingressUrl: engine.ingressUrl }, options.session, options.call, options.word, options.message)
+        : await approveOnDbos(io.stderr, engine.target, options.session, options.call, options.word, options.message);
   } catch (error) {
-    throw engineError(error, ingressUrl);
+    throw engineError(error, engine);
   }
   if (options.json) {
     io.stdout.write(`${JSON.stringify({ session: options.session, call: options.call, answer: options.word, ...receipt })}\n`);
@@ -46,15 +60,60 @@ export async function runApprove(io: CliIo, options: ApproveOptions): Promise<Ex
   return receipt.status === 'already-answered' ? ExitCode.EXPECTATION_FAILED : ExitCode.OK;
 }
 
-function engineError(error: unknown, ingressUrl: string): unknown {
+/**
+ * Restate unless a DBOS database is named: `--dbos`, else `DSH_DBOS_DATABASE_URL`
+ * (an explicit `--ingress` outranks that variable, as flags outrank the environment).
+ */
+function engineOf(options: ApproveOptions, env: NodeJS.ProcessEnv): Engine {
+  if (options.dbos !== undefined && options.ingress !== undefined) {
+    throw new CliError(CliErrorCode.USAGE, 'approve: --ingress (Restate) and --dbos (DBOS) name two engines: give one');
+  }
+  const fromEnv = env.DSH_DBOS_DATABASE_URL === '' ? undefined : env.DSH_DBOS_DATABASE_URL;
+  const dbosUrl = options.dbos ?? (options.ingress === undefined ? fromEnv : undefined);
+  if (dbosUrl === undefined) {
+    const dbosFlag = options.dbosApp !== undefined ? '--dbos-app' : options.dbosName !== undefined ? '--dbos-name' : undefined;
+    if (dbosFlag !== undefined) {
+      throw new CliError(CliErrorCode.USAGE, `approve: ${dbosFlag} is for DBOS: it needs --dbos URL (or DSH_DBOS_DATABASE_URL)`);
+    }
+    return { kind: 'restate', ingressUrl: options.ingress ?? env.DSH_RESTATE_INGRESS ?? defaultIngressUrl };
+  }
+  if (!isPostgresUrl(dbosUrl)) {
+    const source = options.dbos === undefined ? 'DSH_DBOS_DATABASE_URL' : '--dbos';
+    throw new CliError(CliErrorCode.USAGE, `approve: ${source} must be a PostgreSQL URL (postgresql://user@host:5432/database)`);
+  }
+  return {
+    kind: 'dbos',
+    target: {
+      systemDatabaseUrl: dbosUrl,
+      ...(options.dbosApp === undefined ? {} : { appName: options.dbosApp }),
+      ...(options.dbosName === undefined ? {} : { name: options.dbosName }),
+    },
+  };
+}
+
+function isPostgresUrl(text: string): boolean {
+  try {
+    return ['postgres:', 'postgresql:'].includes(new URL(text).protocol);
+  } catch {
+    return false;
+  }
+}
+
+/** The CLI error for what the durable client threw: the same codes and exits on both engines. */
+function engineError(error: unknown, engine: Engine): unknown {
   const code = (error as { code?: unknown } | null)?.code;
   const message = error instanceof Error ? error.message : String(error);
-  if (code === 'INVALID_INPUT') return new CliError(CliErrorCode.USAGE, `approve: ${message}`);
+  if (code === 'INVALID_INPUT' || code === 'INVALID_OPTIONS') return new CliError(CliErrorCode.USAGE, `approve: ${message}`);
   if (code === 'ENGINE_UNREACHABLE' || code === 'ENGINE_ERROR') {
-    return new CliError(
-      CliErrorCode.ENGINE_UNAVAILABLE,
-      `approve: ${message} (the Restate ingress: --ingress, DSH_RESTATE_INGRESS, now ${ingressUrl})`,
-    );
+    return new CliError(CliErrorCode.ENGINE_UNAVAILABLE, `approve: ${message} (${whereOf(engine, code === 'ENGINE_ERROR')})`);
   }
   return error;
+}
+
+/** Where the answer went and which flags and variables set that, for an engine error. */
+function whereOf(engine: Engine, refused: boolean): string {
+  if (engine.kind === 'restate') return `the Restate ingress: --ingress, DSH_RESTATE_INGRESS, now ${engine.ingressUrl}`;
+  // A database that answers but refuses may hold other workers than the names say: name those flags too.
+  const names = refused ? "; the workers' names: --dbos-app, --dbos-name" : '';
+  return `the DBOS system database: --dbos, DSH_DBOS_DATABASE_URL, now ${withoutPassword(engine.target.systemDatabaseUrl)}${names}`;
 }
