@@ -6,6 +6,7 @@ import { permissions } from '@deepseek-ai/dsh-permissions';
 import { toolBash } from '@deepseek-ai/dsh-tool-bash';
 import { generateText, type ModelMessage, stepCountIs } from 'ai';
 import { afterAll, describe, expect, it, vi } from 'vitest';
+import { addedMessages } from './fixtures/conversation.js';
 import { promptText, scriptedModel } from './fixtures/scripted-model.js';
 import { resultsOf, workspace } from './fixtures/workspace.js';
 import { aiSdkApprovals, dshTools } from './index.js';
@@ -59,7 +60,7 @@ describe("dsh's ask as the SDK's tool approval", () => {
     ]);
     expect(resultsOf(host.events.list())).toEqual([]);
 
-    messages.push(...first.response.messages, {
+    messages.push(...addedMessages(first), {
       role: 'tool',
       content: [{ type: 'tool-approval-response', approvalId: request?.approvalId as string, approved: true }],
     });
@@ -71,7 +72,7 @@ describe("dsh's ask as the SDK's tool approval", () => {
     expect(answers.map((e) => (e.data as { answer: string }).answer)).toEqual(['allowed-once']);
 
     // The approval covered that one call: the next one is asked about again.
-    messages.push(...second.response.messages, { role: 'user', content: 'once more' });
+    messages.push(...addedMessages(second), { role: 'user', content: 'once more' });
     const third = await generateText({ model, tools: dsh.tools, prepareStep: dsh.prepareStep, messages, stopWhen: stepCountIs(4) });
     expect(approvalRequests(third.content).map((r) => r.toolCall.toolCallId)).toEqual(['p2']);
     expect(existsSync(`${marker}-2`)).toBe(false);
@@ -95,7 +96,7 @@ describe("dsh's ask as the SDK's tool approval", () => {
     const first = await generateText({ model, tools: dsh.tools, prepareStep: dsh.prepareStep, messages, stopWhen: stepCountIs(4) });
     const [request] = approvalRequests(first.content);
 
-    messages.push(...first.response.messages, {
+    messages.push(...addedMessages(first), {
       role: 'tool',
       content: [
         { type: 'tool-approval-response', approvalId: request?.approvalId as string, approved: false, reason: 'not in this folder' },
