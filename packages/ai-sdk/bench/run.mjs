@@ -83,10 +83,18 @@ try {
   const plain = [];
   const withDsh = [];
   const withWrapped = [];
+  // Each round starts with another path, so the garbage one path leaves is not always collected
+  // while the same next one runs.
+  const paths = [
+    [plain, () => time(plainTools)],
+    [withDsh, () => time(dsh.tools, dsh.prepareStep)],
+    [withWrapped, () => time(wrapped.tools, wrapped.prepareStep)],
+  ];
   for (let r = 0; r < rounds; r++) {
-    plain.push(await time(plainTools));
-    withDsh.push(await time(dsh.tools, dsh.prepareStep));
-    withWrapped.push(await time(wrapped.tools, wrapped.prepareStep));
+    for (let k = 0; k < paths.length; k++) {
+      const [times, run] = paths[(k + r) % paths.length];
+      times.push(await run());
+    }
   }
   const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   // Each round measures the three paths back to back, so a ratio within a round sees one machine load; the median round counts.

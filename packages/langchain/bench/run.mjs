@@ -84,10 +84,18 @@ try {
   const base = [];
   const withDsh = [];
   const withWrapped = [];
+  // Each round starts with another path, so the garbage one path leaves is not always collected
+  // while the same next one runs.
+  const paths = [
+    [base, () => time(plain)],
+    [withDsh, () => time(dsh)],
+    [withWrapped, () => time(wrapped)],
+  ];
   for (let r = 0; r < rounds; r++) {
-    base.push(await time(plain));
-    withDsh.push(await time(dsh));
-    withWrapped.push(await time(wrapped));
+    for (let k = 0; k < paths.length; k++) {
+      const [times, run] = paths[(k + r) % paths.length];
+      times.push(await run());
+    }
   }
   // Each round measures the paths back to back, so a ratio within a round sees one machine load; the median round counts.
   const ratio = (xs) => median(xs.map((x, r) => x / base[r]));
