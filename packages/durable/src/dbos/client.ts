@@ -107,6 +107,39 @@ async function resultOf<T>(client: SessionClient, handle: WorkflowHandle<T>): Pr
 }
 
 /**
+ * Enqueues one `kind` workflow of `session` on its partition of the session
+ * queue (one at a time per session), under the id `id` makes, and waits for
+ * its result. The same id attaches to the first submission.
+ */
+async function runOnSession<T>(
+  client: SessionClient,
+  session: string,
+  kind: 'step' | 'run',
+  id: string,
+  input: JsonValue | { readonly calls: readonly StepCall[] },
+  attributes: Record<string, unknown>,
+): Promise<T> {
+  await checkReachable(client);
+  let handle: WorkflowHandle<T>;
+  try {
+    handle = await client.dbos.enqueue(
+      {
+        queueName: sessionQueueName(client.name),
+        queuePartitionKey: session,
+        workflowName: workflowName(client.name, kind),
+        workflowID: workflowId(client.name, session, kind, id),
+        attributes: { [attribute.session]: session, [attribute.kind]: kind, ...attributes },
+      },
+      session,
+      input,
+    );
+  } catch (error) {
+    throw engineError(error, `submitting the ${kind}`);
+  }
+  return resultOf(client, handle);
+}
+
+/**
  * Runs one step of a session on the workers and waits for its result (one
  * per call, whatever died in between). The workflow id is derived from
  * `session` and `stepId`: submitting the same step id again (after a lost
@@ -119,46 +152,12 @@ export async function submitStep(client: SessionClient, session: string, stepId:
   checkId('step id', stepId);
   const input = { calls };
   if (!isStepInput(input)) throw new DurableError(DurableErrorCode.INVALID_INPUT, 'calls must be [{ id, name, args }]');
-  await checkReachable(client);
-  let handle: WorkflowHandle<StepResult>;
-  try {
-    handle = await client.dbos.enqueue(
-      {
-        queueName: sessionQueueName(client.name),
-        queuePartitionKey: session,
-        workflowName: workflowName(client.name, 'step'),
-        workflowID: workflowId(client.name, session, 'step', stepId),
-        attributes: { [attribute.session]: session, [attribute.kind]: 'step', [attribute.calls]: calls.map((call) => call.id) },
-      },
-      session,
-      input,
-    );
-  } catch (error) {
-    throw engineError(error, 'submitting the step');
-  }
-  return resultOf(client, handle);
+  return runOnSession<StepResult>(client, session, 'step', stepId, input, { [attribute.calls]: calls.map((call) => call.id) });
 }
 
 /** Runs the session's program (`options.run` of the workers) with `input`; same idempotency as {@link submitStep}. */
 export async function submitRun(client: SessionClient, session: string, runId: string, input: JsonValue): Promise<JsonValue> {
   checkId('session', session);
   checkId('run id', runId);
-  await checkReachable(client);
-  let handle: WorkflowHandle<JsonValue>;
-  try {
-    handle = await client.dbos.enqueue(
-      {
-        queueName: sessionQueueName(client.name),
-        queuePartitionKey: session,
-        workflowName: workflowName(client.name, 'run'),
-        workflowID: workflowId(client.name, session, 'run', runId),
-        attributes: { [attribute.session]: session, [attribute.kind]: 'run' },
-      },
-      session,
-      input,
-    );
-  } catch (error) {
-    throw engineError(error, 'submitting the run');
-  }
-  return resultOf(client, handle);
+  return runOnSession<JsonValue>(client, session, 'run', runId, input, {});
 }
