@@ -23,6 +23,13 @@ export const DurableErrorCode = {
 /** One of {@link DurableErrorCode}'s values. */
 export type DurableErrorCode = (typeof DurableErrorCode)[keyof typeof DurableErrorCode];
 
+const codes = new Set<string>(Object.values(DurableErrorCode));
+
+/** Whether `value` is one of this package's codes (a code carried back by an engine, say). */
+export function isDurableErrorCode(value: unknown): value is DurableErrorCode {
+  return typeof value === 'string' && codes.has(value);
+}
+
 const marker = Symbol.for('@deepseek-ai/dsh-durable/error');
 
 /** An error of this package, with a stable `code` (see {@link DurableErrorCode}). */

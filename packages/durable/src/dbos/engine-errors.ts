@@ -1,6 +1,4 @@
-import { DurableError, DurableErrorCode } from '../errors.js';
-
-const knownCodes = new Set<string>(Object.values(DurableErrorCode));
+import { DurableError, DurableErrorCode, isDurableErrorCode } from '../errors.js';
 
 // Node's errnos for a server that is not there, and Postgres' SQLSTATEs for "no such server or database".
 const unreachableErrnos = new Set([
@@ -51,7 +49,7 @@ export function engineError(error: unknown, what: string): DurableError {
   if (DurableError.isInstance(error)) return error;
   const { code, name, message } = (typeof error === 'object' && error !== null ? error : {}) as Record<string, unknown>;
   const text = typeof message === 'string' ? message : String(error);
-  if (typeof code === 'string' && knownCodes.has(code)) return new DurableError(code as DurableErrorCode, text, { cause: error });
+  if (isDurableErrorCode(code)) return new DurableError(code, text, { cause: error });
   if (name === 'DBOSUnexpectedStepError') return new DurableError(DurableErrorCode.JOURNAL_MISMATCH, `${what}: ${text}`, { cause: error });
   if (isUnreachable(error)) {
     return new DurableError(DurableErrorCode.ENGINE_UNREACHABLE, `${what}: cannot reach Postgres: ${text}`, { cause: error });

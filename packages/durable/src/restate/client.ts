@@ -1,6 +1,6 @@
 import type { JsonValue, StepCall, StepResult } from '@deepseek-ai/dsh-core';
 import { type AnswerReceipt, type ApprovalWord, approvalReplyOf } from '../durable-approval.js';
-import { DurableError, DurableErrorCode } from '../errors.js';
+import { DurableError, DurableErrorCode, isDurableErrorCode } from '../errors.js';
 
 // The entry `@deepseek-ai/dsh-durable/restate/client` stands alone: its answer types come with it.
 export type { AnswerReceipt, ApprovalWord };
@@ -13,8 +13,6 @@ export interface IngressOptions {
   /** Aborts the HTTP request (the invocation itself goes on in the engine). */
   readonly signal?: AbortSignal;
 }
-
-const knownCodes = new Set<string>(Object.values(DurableErrorCode));
 
 async function post(url: string, body: JsonValue, signal: AbortSignal | undefined, headers: Record<string, string> = {}): Promise<unknown> {
   let response: Response;
@@ -39,7 +37,7 @@ async function post(url: string, body: JsonValue, signal: AbortSignal | undefine
   } catch {}
   // A handler's terminal error starts with one of this package's codes: keep it.
   const code = /^([A-Z_]+): /.exec(message)?.[1];
-  if (code !== undefined && knownCodes.has(code)) throw new DurableError(code as DurableErrorCode, message.slice(code.length + 2));
+  if (isDurableErrorCode(code)) throw new DurableError(code, message.slice(code.length + 2));
   throw new DurableError(DurableErrorCode.ENGINE_ERROR, `${url}: HTTP ${response.status}: ${message}`);
 }
 
