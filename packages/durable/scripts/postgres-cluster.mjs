@@ -7,9 +7,9 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { chownSync, existsSync, readdirSync, rmSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './processes.mjs';
 
 const root = '/usr/lib/postgresql';
 
@@ -37,17 +37,7 @@ export function postgresStatus() {
   return { ok: true, reason: '', required };
 }
 
-/** A free TCP port on loopback (closed again before it is returned). */
-export function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
 /** The uid and gid of the `postgres` user when this process is root (postgres refuses root), else undefined. */
 function runAs() {

@@ -3,44 +3,14 @@
 // the real binary, so a SIGKILL of the wrapper would orphan the server: this starts the binary.
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { arch, platform } from 'node:os';
 import { join } from 'node:path';
+import { collect, freePort, until } from './processes.mjs';
 
 const serverPackage = createRequire(import.meta.url).resolve('@restatedev/restate-server/package.json');
 const serverBin = createRequire(serverPackage).resolve(`@restatedev/restate-server-${platform()}-${arch()}/bin/restate-server`);
 
-/** A free TCP port on loopback (closed again before it is returned). */
-export function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(address.port));
-    });
-  });
-}
-
-/** Polls `check` until it holds; throws when `child` exits first. A hang bound is the caller's. */
-export async function until(what, check, child, output = () => '') {
-  for (;;) {
-    if (child !== undefined && child.exitCode !== null) throw new Error(`${what}: the process exited (${child.exitCode}): ${output()}`);
-    if (await check().catch(() => false)) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-/** Keeps the last 8 kB of a child's output. */
-export function collect(child) {
-  let text = '';
-  const add = (chunk) => {
-    text = (text + chunk.toString()).slice(-8000);
-  };
-  child.stdout?.on('data', add);
-  child.stderr?.on('data', add);
-  return () => text;
-}
+export { collect, freePort, until };
 
 /** Starts restate-server and waits until its admin API and ingress answer. */
 export async function startRestate(dir, { fastRetries = false } = {}) {
