@@ -8,11 +8,8 @@ import { join } from 'node:path';
 import { createHost } from '@deepseek-ai/dsh-core';
 import { toolBash } from '@deepseek-ai/dsh-tool-bash';
 import { toolFs } from '@deepseek-ai/dsh-tool-fs';
+import { medianTimes } from '../../../scripts/bench/interleave.mjs';
 import { recordRatio } from '../../../scripts/bench/report.mjs';
-
-const rounds = 15;
-const warmup = 3;
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /** Milliseconds as printed by the bench. */
 export const ms = (x) => `${x.toFixed(2)} ms`;
@@ -44,21 +41,12 @@ export async function measure(dir, submit) {
     () => submit([{ id: id('d'), ...read }], id),
     () => submit([], id),
   ];
-  for (let i = 0; i < warmup; i += 1) for (const fn of fns) await fn();
-  const times = fns.map(() => []);
-  for (let i = 0; i < rounds; i += 1) {
-    for (const [j, fn] of fns.entries()) {
-      const start = performance.now();
-      await fn();
-      times[j].push(performance.now() - start);
-    }
-  }
+  const [plainBash, plainRead, durableBash, durableRead, roundTrip] = await medianTimes(fns);
   // Every measured call must have run its body: a call that failed validation would cost no step.
   for (const fn of fns.slice(0, 4)) {
     const { results } = await fn();
     if (results[0]?.outcome.status !== 'ok') throw new Error(`bench call failed: ${JSON.stringify(results[0]?.outcome)}`);
   }
-  const [plainBash, plainRead, durableBash, durableRead, roundTrip] = times.map(median);
   return { plainBash, plainRead, durableBash, durableRead, roundTrip };
 }
 

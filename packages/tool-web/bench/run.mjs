@@ -6,12 +6,12 @@
 //   TextDecoder('windows-1252'), which is wrong on Node 20 but native. Target: at most 2x.
 import { createServer } from 'node:http';
 import { createTestHost } from '@deepseek-ai/dsh-core/testing';
+import { medianTimes } from '../../../scripts/bench/interleave.mjs';
 import { recordRatio } from '../../../scripts/bench/report.mjs';
 import { convertHtml, decodeBody, toolWeb } from '../dist/index.js';
 
 const runs = 15;
 const warmup = 3;
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const ms = (x) => `${x.toFixed(2)} ms`;
 
 function page(bytes) {
@@ -33,18 +33,7 @@ function page(bytes) {
 }
 
 /** Median times of several functions, run in turn within each round so machine load hits them alike. */
-async function timeTogether(fns, rounds = runs) {
-  for (let i = 0; i < warmup; i += 1) for (const fn of fns) await fn();
-  const times = fns.map(() => []);
-  for (let i = 0; i < rounds; i += 1) {
-    for (const [j, fn] of fns.entries()) {
-      const start = performance.now();
-      await fn();
-      times[j].push(performance.now() - start);
-    }
-  }
-  return times.map(median);
-}
+const timeTogether = (fns, rounds = runs) => medianTimes(fns, { warmup, rounds });
 
 const html = page(1024 * 1024);
 const server = createServer((_req, res) => {
