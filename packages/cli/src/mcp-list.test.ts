@@ -1,3 +1,4 @@
+import { processExists } from '@deepseek-ai/dsh-core/testing';
 import { describe, expect, it } from 'vitest';
 import type { McpListReport } from './commands/mcp-list.js';
 import { notesServer, put, runDsh, scratchDir } from './fixtures/run-dsh.js';
@@ -86,7 +87,7 @@ describe('dsh mcp list', () => {
     expect(out).toContain('! .mcp.json mcpServers.bad:');
     const pid = Number(/notes ready · stdio · pid (\d+)/.exec(out)?.[1]);
     // The server's process is gone once dsh has exited.
-    expect(() => process.kill(pid, 0)).toThrow();
+    expect(processExists(pid)).toBe(false);
   });
 
   it('says when no server is configured, and refuses unknown subcommands', async () => {

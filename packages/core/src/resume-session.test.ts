@@ -14,7 +14,7 @@ import {
   openJsonlSink,
   resumeSession,
 } from './index.js';
-import { logProblems } from './testing/index.js';
+import { logProblems, processExists } from './testing/index.js';
 
 const fixtures = fileURLToPath(new URL('./__fixtures__/', import.meta.url));
 let tools: { readText: AnyToolDefinition; runCommand: AnyToolDefinition };
@@ -42,15 +42,6 @@ async function until(what: string, ready: () => boolean): Promise<void> {
   // A hang bound only: the verdict never depends on how long this takes.
   for (let i = 0; i < 3000 && !ready(); i++) await new Promise((r) => setTimeout(r, 20));
   if (!ready()) throw new Error(`gave up waiting for ${what}`);
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {
@@ -89,7 +80,7 @@ async function crashedSession(): Promise<{ dir: string; log: string; notes: stri
   expect(await codeOf(openJsonlSink(log))).toBe('SESSION_LOCKED');
   expect(await readFile(log, 'utf8')).toBe(before);
   killGroup(child);
-  await until('the killed processes to be gone', () => child.signalCode !== null && !alive(commandPid));
+  await until('the killed processes to be gone', () => child.signalCode !== null && !processExists(commandPid));
   return { dir, log, notes, commandPid };
 }
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { link, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { DshError, ErrorCode, messageOf } from './errors.js';
+import { processExists } from './internal/process-exists.js';
 
 /**
  * The one-writer lock of a session log: a file `<log>.lock` beside it,
@@ -40,13 +41,7 @@ function ownerOf(text: string): LockOwner | undefined {
 /** Whether the owner is a process of this machine that no longer exists. */
 function isStale(owner: LockOwner): boolean {
   if (owner.host !== hostname() || owner.pid === process.pid) return false;
-  try {
-    process.kill(owner.pid, 0);
-    return false;
-  } catch (error) {
-    // EPERM: the process exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'ESRCH';
-  }
+  return !processExists(owner.pid);
 }
 
 function code(error: unknown): string | undefined {

@@ -1,0 +1,36 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { processExists } from './process-exists.js';
+
+const parents: number[] = [];
+afterEach(() => {
+  for (const pid of parents.splice(0)) process.kill(pid, 'SIGKILL');
+});
+
+function state(pid: number): string {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+}
+
+describe('processExists', () => {
+  it('is true for a running process and false for one that is gone', async () => {
+    expect(processExists(process.pid)).toBe(true);
+    const child = spawn('true');
+    await once(child, 'exit');
+    expect(processExists(child.pid as number)).toBe(false);
+  });
+
+  it('is false for a zombie, which still answers kill(pid, 0)', async () => {
+    // The shell starts a child that exits at once, then becomes `sleep`, which never reaps it.
+    const parent = spawn('sh', ['-c', 'true & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    parents.push(parent.pid as number);
+    const [line] = (await once(parent.stdout, 'data')) as [Buffer];
+    const zombie = Number(line.toString().trim());
+    for (let i = 0; i < 500 && state(zombie) !== 'Z'; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(state(zombie)).toBe('Z');
+    expect(() => process.kill(zombie, 0)).not.toThrow();
+    expect(processExists(zombie)).toBe(false);
+  });
+});
