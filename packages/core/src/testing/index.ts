@@ -4,9 +4,10 @@
  *
  * @packageDocumentation
  */
+
+export { processExists } from '../internal/process-exists.js';
 export { type ApprovalScript, scriptedApproval } from './approvals.js';
 export { callOf, stepOf } from './calls.js';
 export { logProblems } from './log-problems.js';
-export { processExists } from '../internal/process-exists.js';
 export { type RecordedCard, RecordingUi } from './recording-ui.js';
 export { createTestHost, type TestHost, type TestHostOptions } from './test-host.js';
