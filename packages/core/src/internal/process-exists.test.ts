@@ -6,7 +6,13 @@ import { processExists } from './process-exists.js';
 
 const parents: number[] = [];
 afterEach(() => {
-  for (const pid of parents.splice(0)) process.kill(pid, 'SIGKILL');
+  for (const pid of parents.splice(0)) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // Already gone.
+    }
+  }
 });
 
 function state(pid: number): string {
@@ -23,8 +29,12 @@ describe('processExists', () => {
   });
 
   it('is false for a zombie, which still answers kill(pid, 0)', async () => {
-    // The shell starts a child that exits at once, then becomes `sleep`, which never reaps it.
-    const parent = spawn('sh', ['-c', 'true & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    // The parent starts a child that exits at once, then blocks its event loop, so libuv never reaps the child.
+    const script =
+      "const child = require('node:child_process').spawn('true');" +
+      "require('node:fs').writeSync(1, child.pid + '\\n');" +
+      'Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 30000);';
+    const parent = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'ignore'] });
     parents.push(parent.pid as number);
     const [line] = (await once(parent.stdout, 'data')) as [Buffer];
     const zombie = Number(line.toString().trim());
