@@ -60,6 +60,25 @@ const dsh = dshTools(host, { include: ['read'] });
 // The same SDK tool as the baseline, passed through the pipeline: what dsh and the adapter add, without tool-fs's own work.
 const wrappedHost = createHost({ defaultDecision: 'allow', retainEvents: 1000 });
 const wrapped = dshTools(wrappedHost, { tools: plainTools });
+// The floor of any pipeline in this loop: the baseline tool whose execute runs one core step itself, without the adapter.
+const floorHost = createHost({ defaultDecision: 'allow', retainEvents: 1000 });
+floorHost.tools.register({
+  name: 'read',
+  description: 'read a file',
+  input: z.object({ file_path: z.string() }),
+  execute: plainTools.read.execute,
+});
+let floorIds = 0;
+const floorTools = {
+  read: tool({
+    description: 'read a file',
+    inputSchema: z.object({ file_path: z.string() }),
+    execute: async (input) => {
+      const step = await floorHost.runStep({ calls: [{ id: `floor-${floorIds++}`, name: 'read', args: input }] });
+      return step.results[0]?.outcome.output;
+    },
+  }),
+};
 
 async function time(tools, prepareStep) {
   const m = model();
@@ -80,15 +99,18 @@ try {
   await time(plainTools);
   await time(dsh.tools, dsh.prepareStep);
   await time(wrapped.tools, wrapped.prepareStep);
+  await time(floorTools);
   const plain = [];
   const withDsh = [];
   const withWrapped = [];
+  const withFloor = [];
   // Each round starts with another path, so the garbage one path leaves is not always collected
   // while the same next one runs.
   const paths = [
     [plain, () => time(plainTools)],
     [withDsh, () => time(dsh.tools, dsh.prepareStep)],
     [withWrapped, () => time(wrapped.tools, wrapped.prepareStep)],
+    [withFloor, () => time(floorTools)],
   ];
   for (let r = 0; r < rounds; r++) {
     for (let k = 0; k < paths.length; k++) {
@@ -105,6 +127,11 @@ try {
   const adapter = median(withWrapped);
   console.log(`  generateText + dshTools (tool-fs read)             ${ours.toFixed(3)} ms/conversation`);
   console.log(`  generateText + dshTools (the same SDK tool)        ${adapter.toFixed(3)} ms/conversation`);
+  const floor = median(withFloor);
+  console.log(
+    `  generateText + SDK tool running one core step      ${floor.toFixed(3)} ms/conversation  ` +
+      `(${ratio(withFloor).toFixed(2)}x: core's own floor in this loop; the adapter adds ${((adapter - floor) * 1000).toFixed(0)} µs more)`,
+  );
   recordRatio({
     pkg: 'ai-sdk',
     label: 'generateText, one 4 KB read: dshTools (tool-fs) vs SDK tool with fs.readFile',

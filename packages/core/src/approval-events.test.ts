@@ -100,7 +100,12 @@ describe('approval events in the session log (issue 16 item 1)', () => {
     const events = t.host.events.list();
     expect(story(events)).toEqual(['tool/call', 'approval/request', 'approval/answer', 'tool/result']);
     expect(dataOf(events, 'approval/request')).toMatchObject({ name: 'echo', reason: 'allowed by grant g1', by: 'permissions' });
-    expect(dataOf(events, 'approval/answer')).toMatchObject({ answer: 'allowed', source: 'remembered', grant: 'g1', elapsedMs: expect.any(Number) });
+    expect(dataOf(events, 'approval/answer')).toMatchObject({
+      answer: 'allowed',
+      source: 'remembered',
+      grant: 'g1',
+      elapsedMs: expect.any(Number),
+    });
   });
 
   it('forgets a remembered grant when a later tap changes the decision, and refuses a malformed one', async () => {
