@@ -33,12 +33,13 @@ describe('processExists', () => {
     const script =
       "const child = require('node:child_process').spawn('true');" +
       "require('node:fs').writeSync(1, child.pid + '\\n');" +
-      'Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 30000);';
+      'Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 600000);';
     const parent = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'ignore'] });
     parents.push(parent.pid as number);
     const [line] = (await once(parent.stdout, 'data')) as [Buffer];
     const zombie = Number(line.toString().trim());
-    for (let i = 0; i < 500 && state(zombie) !== 'Z'; i++) await new Promise((r) => setTimeout(r, 10));
+    // A hang bound only (the parent blocks for 10 minutes and is killed after the test): `true` exits at once.
+    for (let i = 0; i < 6000 && state(zombie) !== 'Z'; i++) await new Promise((r) => setTimeout(r, 10));
     expect(state(zombie)).toBe('Z');
     expect(() => process.kill(zombie, 0)).not.toThrow();
     expect(processExists(zombie)).toBe(false);

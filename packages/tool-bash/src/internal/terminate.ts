@@ -255,7 +255,6 @@ function isSameProcess(p: NamespaceInit): boolean {
   }
 }
 
-/** Signals every pid, a batch per turn of the event loop. */
 /**
  * The pids of `pids` outside process group `pgid`, which the group's SIGTERM
  * missed (a `setsid` child, say). The others got it already, and a second
@@ -282,6 +281,7 @@ async function outsideGroup(pids: readonly number[], pgid: number): Promise<numb
   return outside;
 }
 
+/** Signals every pid, a batch per turn of the event loop. */
 async function signalAll(pids: readonly number[], signal: NodeJS.Signals): Promise<void> {
   for (let i = 0; i < pids.length; i += 1) {
     sendSignal(pids[i] as number, signal);
