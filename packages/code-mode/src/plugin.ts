@@ -96,6 +96,7 @@ function runCodeTool(host: Host, o: ResolvedCodeModeOptions, tools: readonly Cal
         );
       }
       running.add(token);
+      const release = runDepth.hold();
       try {
         const port: SubCallPort = {
           // host.tools.execute with this call as parent is ctx.tools.execute plus a signal of the run's own,
@@ -116,6 +117,7 @@ function runCodeTool(host: Host, o: ResolvedCodeModeOptions, tools: readonly Cal
         throw new ToolError(report.code, report.message, { data: report.data });
       } finally {
         running.delete(token);
+        release();
       }
     },
   });
