@@ -34,3 +34,51 @@ it("aborts the running body through dsh's signal when the SDK's abortSignal fire
   expect(host.events.list().find((e) => e.type === 'tool/result')?.data).toMatchObject({ outcome: { status: 'error' } });
   expect(logProblems(host.events.list())).toEqual([]);
 });
+
+it("settles a call whose body ignores the SDK's abortSignal once the host's grace period ends, with one result", async () => {
+  const controller = new AbortController();
+  const host = createHost({ defaultDecision: 'allow', abortGraceMs: 20 });
+  const dsh = dshTools(host, {
+    tools: {
+      stuck: tool({
+        description: 'never settles and never looks at its signal',
+        inputSchema: z.object({}),
+        execute: () =>
+          new Promise(() => {
+            controller.abort(new Error('user pressed stop'));
+          }),
+      }),
+    },
+  });
+  const model = scriptedModel([{ calls: [{ id: 'st1', name: 'stuck', input: {} }] }, { text: 'never' }]);
+  await generateText({ model, tools: dsh.tools, prompt: 'go', abortSignal: controller.signal }).catch(() => undefined);
+  await vi.waitFor(() => expect(resultsOf(host.events.list())).toEqual([['st1', 'error']]), { timeout: 30_000 });
+  expect(logProblems(host.events.list())).toEqual([]);
+});
+
+it('follows the abortSignal of an execute the SDK runs without asking needsApproval first', async () => {
+  const controller = new AbortController();
+  let sawAbort = false;
+  const host = createHost({ defaultDecision: 'allow' });
+  const dsh = dshTools(host, {
+    tools: {
+      wait: tool({
+        description: 'waits until aborted',
+        inputSchema: z.object({}),
+        execute: (_input, { abortSignal }) =>
+          new Promise((_resolve, reject) => {
+            abortSignal?.addEventListener('abort', () => {
+              sawAbort = true;
+              reject(abortSignal.reason);
+            });
+            controller.abort(new Error('user pressed stop'));
+          }),
+      }),
+    },
+  });
+  const execute = dsh.tools.wait?.execute as (input: unknown, options: object) => Promise<{ status: string }>;
+  const outcome = await execute({}, { toolCallId: 'direct1', messages: [], abortSignal: controller.signal });
+  expect(sawAbort).toBe(true);
+  expect(outcome.status).toBe('error');
+  expect(resultsOf(host.events.list())).toEqual([['direct1', 'error']]);
+});

@@ -1,6 +1,6 @@
 import type { ApprovalReply, ApprovalRequest, Args, Outcome, StepResult } from '@deepseek-ai/dsh-core';
 import type { DispatchGroup } from './dispatch-group.js';
-import { type Deferred, deferred } from './internal/deferred.js';
+import { Deferred } from './internal/deferred.js';
 import type { SdkCallOptions } from './sdk-types.js';
 
 /** How a call's policy stages ended, as the SDK's approval question needs it. */
@@ -8,6 +8,9 @@ export type Admission = 'ask' | 'dispatch' | 'settled';
 
 /** Why a held call may leave its hold: the SDK asked for it, or it never will. */
 export type Release = { readonly go: true } | { readonly go: false; readonly why: string };
+
+/** The release `execute` gives: one object for every call. */
+export const go: Release = Object.freeze({ go: true });
 
 /** Where a call is: in its policy stages, waiting for the user, held before its body, running it, past it, or committed. */
 export type CallPhase = 'admitting' | 'asking' | 'held' | 'running' | 'ran' | 'done';
@@ -35,15 +38,14 @@ export class CallRun {
   group: DispatchGroup | undefined;
   /** The SDK will not call `execute` for it (denied by the user, never executed, abandoned): forget it once settled. */
   orphaned = false;
-  readonly admission: Deferred<Admission> = deferred();
-  readonly release: Deferred<Release> = deferred();
-  readonly answer: Deferred<ApprovalReply> = deferred();
-  readonly controller = new AbortController();
+  readonly admission = new Deferred<Admission>();
+  readonly release = new Deferred<Release>();
+  #answer: Deferred<ApprovalReply> | undefined;
   /** The options the SDK passed with the call, handed on to a framework tool's own `execute`. */
   sdkOptions: SdkCallOptions = {};
   /** The run's step: resolves once its `tool/result` (and context message) are logged. */
   result!: Promise<StepResult>;
-  readonly #done: Deferred<Outcome> = deferred();
+  readonly #done = new Deferred<Outcome>();
 
   constructor(init: { id: string; name: string; args: Args; seq: number; parallel: boolean }) {
     this.id = init.id;
@@ -51,6 +53,12 @@ export class CallRun {
     this.args = init.args;
     this.seq = init.seq;
     this.parallel = init.parallel;
+  }
+
+  /** The user's answer, once dsh asked (made on first use: most calls are never asked about). */
+  get answer(): Deferred<ApprovalReply> {
+    this.#answer ??= new Deferred<ApprovalReply>();
+    return this.#answer;
   }
 
   /** Settles when the run's outcome is committed to the session log. */

@@ -1,3 +1,4 @@
+import type { Cancellation } from '@deepseek-ai/dsh-core';
 import type { CallRun } from './call-run.js';
 
 /**
@@ -41,20 +42,21 @@ export class DispatchGroup {
     for (const wake of waiters) wake();
   }
 
-  /** Settles with `true` once `run` may start its body, or `false` when `signal` aborts first. */
-  async turn(run: CallRun, signal: AbortSignal): Promise<boolean> {
-    while (!this.#mayStart(run)) {
-      if (signal.aborted) return false;
+  /** Settles with `true` once `run` may start its body, or `false` when `cancellation` aborts first. */
+  async turn(run: CallRun, cancellation: Cancellation): Promise<boolean> {
+    while (!this.mayStart(run)) {
+      if (cancellation.aborted) return false;
       await new Promise<void>((resolve) => {
+        let stopFollowing: (() => void) | undefined;
         const wake = () => {
-          signal.removeEventListener('abort', wake);
+          stopFollowing?.();
           resolve();
         };
         this.#waiters.push(wake);
-        signal.addEventListener('abort', wake, { once: true });
+        stopFollowing = cancellation.onAbort(wake);
       });
     }
-    return !signal.aborted;
+    return !cancellation.aborted;
   }
 
   /** The members before `run` whose results must be committed before its own. */
@@ -63,7 +65,8 @@ export class DispatchGroup {
     return index < 0 ? [] : this.#members.slice(0, index);
   }
 
-  #mayStart(run: CallRun): boolean {
+  /** Whether `run` may start its body now: every earlier call has started, and there is room beside the running ones. */
+  mayStart(run: CallRun): boolean {
     let running = 0;
     for (const member of this.#members) {
       if (member === run) break;

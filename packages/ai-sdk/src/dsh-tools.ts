@@ -74,12 +74,14 @@ export function dshTools(host: Host, options?: DshToolsOptions): DshToolSet {
       undo.push(host.tools.register(definition));
     }
     // Outermost, so that a timeout policy's clock starts when the body may start, not while the SDK has yet to execute the call.
-    undo.push(host.hooks.execute.tap({ name: 'ai-sdk/hold', stage: -1_000_000 }, (ctx, next) => calls.hold(ctx.call, ctx.signal, next)));
+    undo.push(
+      host.hooks.execute.tap({ name: 'ai-sdk/hold', stage: -1_000_000 }, (ctx, next) => calls.hold(ctx.call, ctx.cancellation, next)),
+    );
     // First, and without a deadline of its own: it waits for earlier calls' bodies, which have their own limits.
     undo.push(
-      host.hooks.postExecute.tap({ name: 'ai-sdk/commit-order', stage: -1_000_000, timeoutMs: 2_147_483_647 }, async (state) => {
-        await calls.inModelOrder(state.call);
-        return undefined;
+      host.hooks.postExecute.tap({ name: 'ai-sdk/commit-order', stage: -1_000_000, timeoutMs: 2_147_483_647 }, (state) => {
+        const waiting = calls.inModelOrder(state.call);
+        return waiting === undefined ? undefined : waiting.then(() => undefined);
       }),
     );
   } catch (error) {

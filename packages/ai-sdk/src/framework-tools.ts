@@ -62,7 +62,16 @@ export function frameworkToolDefinition(
     parallel: options.parallel,
     async execute(args: unknown, ctx: ToolContext) {
       const sdk = options.sdkOptionsOf(ctx.call) ?? {};
-      const returned = body.call(sdkTool, args, { ...sdk, toolCallId: ctx.call.id, messages: sdk.messages ?? [], abortSignal: ctx.signal });
+      // The signal is made when the tool reads it: an AbortSignal costs more than the rest of a call, and most tools never look.
+      const callOptions = {
+        ...sdk,
+        toolCallId: ctx.call.id,
+        messages: sdk.messages ?? [],
+        get abortSignal(): AbortSignal {
+          return ctx.signal;
+        },
+      };
+      const returned = body.call(sdkTool, args, callOptions);
       const value = await lastValue(returned);
       // A tool that returns nothing answers null: the outcome must be JSON.
       return value === undefined ? null : value;

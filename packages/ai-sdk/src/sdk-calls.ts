@@ -1,17 +1,18 @@
-import type {
-  ApprovalReply,
-  ApprovalRequest,
-  Args,
-  CallIdentity,
-  DispatchOutcome,
-  ExecuteNext,
-  Host,
-  Outcome,
-  StepResult,
+import {
+  type ApprovalReply,
+  type ApprovalRequest,
+  type Args,
+  type CallIdentity,
+  Cancellation,
+  type DispatchOutcome,
+  type ExecuteNext,
+  type Host,
+  type Outcome,
+  type StepResult,
 } from '@deepseek-ai/dsh-core';
 import type { ModelMessage } from 'ai';
 import { deniedResponses } from './approval-responses.js';
-import { CallRun, type Release } from './call-run.js';
+import { CallRun, go, type Release } from './call-run.js';
 import { DispatchGroup } from './dispatch-group.js';
 import { AiSdkErrorCode } from './errors.js';
 import type { SdkCallOptions } from './sdk-types.js';
@@ -49,6 +50,8 @@ export class SdkCalls {
   readonly #context = new Map<string, string>();
   /** Approval responses already read, so an old denial in the history never answers a new call. */
   readonly #seenResponses = new Set<string>();
+  /** How many messages of each history array were read for denials: each call of a step passes the same array. */
+  readonly #readLengths = new WeakMap<readonly ModelMessage[], number>();
 
   constructor(host: Host, limits: SdkCallsLimits) {
     this.#host = host;
@@ -78,22 +81,18 @@ export class SdkCalls {
       this.#groupOf(options.messages).join(run);
       run.answer.resolve({ answer: 'allowed-once' });
     }
-    const signal = options.abortSignal;
-    const abort = () => run.controller.abort(signal?.reason);
-    if (signal?.aborted) abort();
-    else signal?.addEventListener('abort', abort, { once: true });
-    run.release.resolve({ go: true });
+    run.release.resolve(go);
     try {
       return await run.done;
     } finally {
-      signal?.removeEventListener('abort', abort);
       if (this.#runs.get(id) === run) this.#runs.delete(id);
     }
   }
 
   /** Answers `rejected` for every waiting call whose denial is in `messages`. */
   readDenials(messages: readonly ModelMessage[] | undefined): void {
-    if (messages === undefined) return;
+    if (messages === undefined || this.#readLengths.get(messages) === messages.length) return;
+    this.#readLengths.set(messages, messages.length);
     for (const denial of deniedResponses(messages)) {
       if (this.#seenResponses.has(denial.approvalId)) continue;
       this.#seenResponses.add(denial.approvalId);
@@ -115,16 +114,20 @@ export class SdkCalls {
     return run.answer.promise;
   }
 
-  /** The outermost `tools/execute` tap: holds an admitted call until the SDK executes it, in the model's order. */
-  async hold(call: CallIdentity, signal: AbortSignal, next: ExecuteNext): Promise<DispatchOutcome> {
+  /**
+   * The outermost `tools/execute` tap: holds an admitted call until the SDK
+   * executes it, in the model's order. It follows the call's cancellation,
+   * not its signal: an AbortSignal per call would cost more than the rest of the hold.
+   */
+  async hold(call: CallIdentity, cancellation: Cancellation, next: ExecuteNext): Promise<DispatchOutcome> {
     const run = this.#claim(call);
     if (run === undefined) return next();
     run.phase = 'held';
     run.group?.changed();
     run.admission.resolve('dispatch');
-    const release = await this.#released(run, signal);
+    const release = run.release.settled ? await run.release.promise : await this.#released(run, cancellation);
     const group = run.group;
-    if (!release.go || (group !== undefined && !(await group.turn(run, signal)))) {
+    if (!release.go || (group !== undefined && !group.mayStart(run) && !(await group.turn(run, cancellation)))) {
       run.phase = 'ran';
       group?.changed();
       const why = release.go ? 'the call was cancelled before its body started' : release.why;
@@ -133,11 +136,27 @@ export class SdkCalls {
     run.phase = 'running';
     group?.changed();
     try {
-      return await next();
+      return await this.#runBody(run, cancellation, next);
     } finally {
       run.phase = 'ran';
       group?.changed();
     }
+  }
+
+  /**
+   * The rest of the chain, following the abortSignal the SDK passed to
+   * `execute`. A call `execute` started itself has that signal as its step's
+   * already; one started by `needsApproval` follows it from here, under a
+   * cancellation of its own, so that core still settles a body that ignores it.
+   */
+  #runBody(run: CallRun, cancellation: Cancellation, next: ExecuteNext): Promise<DispatchOutcome> {
+    const signal = run.direct ? undefined : run.sdkOptions.abortSignal;
+    if (signal === undefined) return next();
+    const own = new Cancellation({ parent: cancellation });
+    const abort = () => own.abort(signal.reason);
+    if (signal.aborted) abort();
+    else signal.addEventListener('abort', abort, { once: true });
+    return next({ cancellation: own }).finally(() => signal.removeEventListener('abort', abort));
   }
 
   /**
@@ -146,17 +165,18 @@ export class SdkCalls {
    * after this tap) follow the model's order, whatever order bodies finish
    * in, and whether or not a call was dispatched at all.
    */
-  async inModelOrder(call: CallIdentity): Promise<void> {
+  inModelOrder(call: CallIdentity): Promise<unknown> | undefined {
     const run = this.#claim(call);
-    if (run === undefined) return;
+    if (run === undefined) return undefined;
     if (run.phase === 'admitting') {
       // Denied or failed before dispatch: the SDK's approval question has its answer now.
       run.phase = 'ran';
       run.admission.resolve('settled');
       run.group?.changed();
     }
-    const group = run.group;
-    if (group !== undefined) await Promise.all(group.predecessors(run).map((earlier) => earlier.done));
+    const waiting = run.group?.predecessors(run).filter((earlier) => !earlier.isDone);
+    // Nothing earlier to wait for (a step's first call, or a lone one): the tap answers without a turn.
+    return waiting === undefined || waiting.length === 0 ? undefined : Promise.all(waiting.map((earlier) => earlier.done));
   }
 
   /** Every call waiting for the user, oldest first. */
@@ -216,7 +236,10 @@ export class SdkCalls {
     this.#runs.set(id, run);
     const group = this.#groupOf(options.messages);
     group.join(run);
-    run.result = this.#host.runStep({ calls: [{ id, name, args }] }, { signal: run.controller.signal });
+    // A call `execute` starts follows the SDK's signal as its step's; one `needsApproval` starts gets it at its body (`#runBody`).
+    const signal = direct ? options.abortSignal : undefined;
+    const step = { calls: [{ id, name, args }] };
+    run.result = signal === undefined ? this.#host.runStep(step) : this.#host.runStep(step, { signal });
     void run.result.then((step) => this.#settle(run, step));
     return run;
   }
@@ -251,20 +274,20 @@ export class SdkCalls {
     return group;
   }
 
-  #released(run: CallRun, signal: AbortSignal): Promise<Release> {
-    if (run.release.settled) return run.release.promise;
+  #released(run: CallRun, cancellation: Cancellation): Promise<Release> {
+    const cancelled: Release = { go: false, why: 'the call was cancelled before the SDK executed it' };
+    if (cancellation.aborted) return Promise.resolve(cancelled);
     const timeoutMs = this.#limits.holdTimeoutMs;
     return new Promise<Release>((resolve) => {
       const done = (release: Release) => {
         clearTimeout(timer);
-        signal.removeEventListener('abort', onAbort);
+        stopFollowing();
         resolve(release);
       };
-      const onAbort = () => done({ go: false, why: 'the call was cancelled before the SDK executed it' });
       // A bound for a call the SDK never executes, not a measure of speed: it only ends a hold nobody will release.
       const timer = setTimeout(() => done({ go: false, why: `the SDK did not execute the call within ${timeoutMs} ms` }), timeoutMs);
       timer.unref?.();
-      signal.addEventListener('abort', onAbort, { once: true });
+      const stopFollowing = cancellation.onAbort(() => done(cancelled));
       void run.release.promise.then(done);
     });
   }

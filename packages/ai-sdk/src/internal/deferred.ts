@@ -1,24 +1,23 @@
-/** A promise with its resolve function beside it, settled at most once. */
-export interface Deferred<T> {
+/** A promise with its resolve function beside it, settled at most once (a second `resolve` is ignored). */
+export class Deferred<T> {
   readonly promise: Promise<T>;
-  readonly settled: boolean;
-  resolve(value: T): void;
-}
+  #settled = false;
+  #resolve!: (value: T) => void;
 
-/** Makes a {@link Deferred}; a second `resolve` is ignored. */
-export function deferred<T>(): Deferred<T> {
-  let settle!: (value: T) => void;
-  const promise = new Promise<T>((resolve) => {
-    settle = resolve;
-  });
-  const d = {
-    promise,
-    settled: false,
-    resolve(value: T) {
-      if (d.settled) return;
-      d.settled = true;
-      settle(value);
-    },
-  };
-  return d;
+  constructor() {
+    // A class, not a closure pair: every SDK call makes several, and one executor closure is all this costs.
+    this.promise = new Promise<T>((resolve) => {
+      this.#resolve = resolve;
+    });
+  }
+
+  get settled(): boolean {
+    return this.#settled;
+  }
+
+  resolve(value: T): void {
+    if (this.#settled) return;
+    this.#settled = true;
+    this.#resolve(value);
+  }
 }
