@@ -58,22 +58,31 @@ export function langchainBridge(options?: LangChainBridgeOptions): LangChainBrid
     }
     const s = new BridgeState(host, approvals, new Set(o.parallelTools ?? []), o.maxParallel ?? 10);
     // Outermost on dispatch: within one AI message, bodies start in the model's order.
-    host.hooks.execute.tap({ name: 'langchain/start-order', stage: -1_000_000 }, async (ctx, next) => {
+    // Each waits only when an earlier call holds it back: reading the call's signal makes an AbortSignal,
+    // which costs more than the rest of a call that has nothing to wait for.
+    host.hooks.execute.tap({ name: 'langchain/start-order', stage: -1_000_000 }, (ctx, next) => {
       const run = s.runs.get(ctx.call.id);
       if (run === undefined || run.name !== ctx.call.name) return next();
       run.parallel = ctx.tool.parallel === true;
       run.enter('admitted');
-      await run.group?.turnToStart(run, ctx.signal);
-      run.enter('running');
-      return next();
+      const group = run.group;
+      if (group === undefined || group.mayStart(run)) {
+        run.enter('running');
+        return next();
+      }
+      return group.turnToStart(run, ctx.signal).then(() => {
+        run.enter('running');
+        return next();
+      });
     });
     // Last after dispatch (denied calls pass here too): results commit in the model's order.
-    host.hooks.postExecute.tap({ name: 'langchain/commit-order', stage: 1_000_000, timeoutMs: longestTimer }, async (post) => {
+    host.hooks.postExecute.tap({ name: 'langchain/commit-order', stage: 1_000_000, timeoutMs: longestTimer }, (post) => {
       const run = s.runs.get(post.call.id);
       if (run === undefined || run.name !== post.call.name) return undefined;
       run.enter('finishing');
-      await run.group?.turnToCommit(run, post.signal);
-      return undefined;
+      const group = run.group;
+      if (group === undefined || group.mayCommit(run)) return undefined;
+      return group.turnToCommit(run, post.signal).then(() => undefined);
     });
     state = s;
     return s;

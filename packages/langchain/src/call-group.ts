@@ -41,12 +41,12 @@ export class CallGroup {
 
   /** Settles once `run` may start its body, or when `signal` aborts. */
   async turnToStart(run: CallRun, signal: AbortSignal): Promise<void> {
-    while (!signal.aborted && !this.#mayStart(run)) await this.#change(signal);
+    while (!signal.aborted && !this.mayStart(run)) await this.#change(signal);
   }
 
   /** Settles once every earlier call has committed (or waits for a person), or when `signal` aborts. */
   async turnToCommit(run: CallRun, signal: AbortSignal): Promise<void> {
-    while (!signal.aborted && !this.#mayCommit(run)) await this.#change(signal);
+    while (!signal.aborted && !this.mayCommit(run)) await this.#change(signal);
   }
 
   #earlier(run: CallRun): CallRun[] {
@@ -54,7 +54,8 @@ export class CallGroup {
     return at < 0 ? [] : this.#members.slice(0, at).map((member) => member.run);
   }
 
-  #mayStart(run: CallRun): boolean {
+  /** Whether `run` may start its body now: every earlier call has started (or went to a person), and there is room. */
+  mayStart(run: CallRun): boolean {
     // Bodies start in the model's order: an earlier call not yet started holds this one back (unless it went to a person).
     if (this.#earlier(run).some((other) => beingAdmitted(other) || other.phase === 'admitted')) return false;
     let running = 0;
@@ -66,7 +67,8 @@ export class CallGroup {
     return running < this.maxParallel;
   }
 
-  #mayCommit(run: CallRun): boolean {
+  /** Whether `run` may commit now: every earlier call has committed or waits for a person. */
+  mayCommit(run: CallRun): boolean {
     return this.#earlier(run).every((other) => other.phase === 'settled' || other.phase === 'asking');
   }
 
