@@ -286,7 +286,10 @@ export function openaiAgents(options: AgentsBridgeOptions = {}): AgentsBridge {
             const side = flights.get(ctx.call.id)?.side;
             const output = await sdkTool.invoke(side?.runContext ?? new RunContext(), jsonText(args), {
               toolCall: { type: 'function_call', callId: ctx.call.id, name: sdkTool.name, arguments: jsonText(args) },
-              signal: ctx.signal,
+              // Made when the tool reads it: an AbortSignal costs more than the rest of a call, and most tools never look.
+              get signal(): AbortSignal {
+                return ctx.signal;
+              },
             });
             return output as never;
           },

@@ -88,6 +88,31 @@ describe('a tool the SDK defines itself, wrapped by bridge.wrap', () => {
     expect(eventsOf(s.host, 'tool/result')).toHaveLength(1);
   });
 
+  it("hands its execute the call's signal, which aborts when dsh stops the call", async () => {
+    let aborted: unknown;
+    const waits = tool({
+      name: 'waits',
+      description: 'Waits until its signal aborts.',
+      parameters: { type: 'object', properties: {}, additionalProperties: true },
+      strict: false,
+      execute: (_input, _context, details) =>
+        new Promise((_resolve, reject) => {
+          const signal = details?.signal;
+          if (!(signal instanceof AbortSignal)) return reject(new Error('no signal'));
+          signal.addEventListener('abort', () => {
+            aborted = signal.reason;
+            reject(signal.reason);
+          });
+        }),
+    });
+    const s = await setup({ rules: { allow: ['waits'] }, host: { dispatchTimeoutMs: 50 } });
+    const wrapped = s.bridge.wrap(s.host, waits);
+    const { agent, runner } = agentWith([wrapped], [{ calls: [{ id: 'call_x', name: 'waits', args: {} }] }, { text: 'ok' }]);
+    await runner.run(agent, 'wait');
+    expect(aborted).toMatchObject({ code: 'TOOL_TIMEOUT' });
+    expect(eventsOf(s.host, 'tool/result')).toHaveLength(1);
+  });
+
   it('refuses what is not a function tool, and a second host', async () => {
     const s = await setup({});
     expect(() => s.bridge.wrap(s.host, { type: 'hosted_tool', name: 'web_search' } as never)).toThrow(
