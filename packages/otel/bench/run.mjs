@@ -1,6 +1,7 @@
 // Per-call pipeline cost with the three around-dispatch plugins (timeout, retry, otel)
 // and no OpenTelemetry SDK, as a ratio to the bare pipeline measured in the same run.
-// Budget (issue 5): at most 1.15. Run after `pnpm build`.
+// Budget (issue 5): at most 1.15, set when a bare call cost about 5 µs; the three plugins' fixed cost of
+// about 1 µs has stayed while core's own fell to under 2 µs, so the ratio now reads 1.5-1.6. Run after `pnpm build`.
 import { Cancellation, createHost, definePlugin, defineTool, z } from '@deepseek-ai/dsh-core';
 import { otel } from '@deepseek-ai/dsh-otel';
 import { retryPolicy } from '@deepseek-ai/dsh-retry-policy';
@@ -8,7 +9,7 @@ import { timeoutPolicy } from '@deepseek-ai/dsh-timeout-policy';
 import { recordRatio } from '../../../scripts/bench/report.mjs';
 
 const budget = 1.15;
-const callsPerRound = 2_000;
+const callsPerRound = 10_000;
 const rounds = 15;
 
 const read = defineTool({
@@ -20,8 +21,8 @@ const read = defineTool({
   execute: async (args) => ({ id: args.id, text: 'note' }),
 });
 
-async function hostWith(plugins) {
-  const host = createHost({ defaultDecision: 'allow' });
+async function hostWith(plugins, retainEvents = 1000) {
+  const host = createHost({ defaultDecision: 'allow', retainEvents });
   host.tools.register(read);
   for (const plugin of plugins) await host.use(plugin);
   return host;
@@ -40,16 +41,28 @@ async function round(host) {
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
+// Two long-lived hosts whose logs keep a bounded 1,000 events, warmed up, then measured in rounds that
+// alternate which goes first. A fresh host per round (as this bench once did) measured the JIT and the
+// collector catching up more than the pipeline: the same code gave 1.0x in one run and 2.8x in another.
+const bareHost = await hostWith([]);
+const fullHost = await hostWith([timeoutPolicy(), retryPolicy(), otel()]);
+for (let w = 0; w < 3; w++) {
+  await round(bareHost);
+  await round(fullHost);
+}
 const bare = [];
 const full = [];
-// Fresh hosts per round keep the session logs equally short; rounds alternate so drift hits both.
-await round(await hostWith([]));
-await round(await hostWith([timeoutPolicy(), retryPolicy(), otel()]));
 for (let r = 0; r < rounds; r++) {
-  bare.push(await round(await hostWith([])));
-  full.push(await round(await hostWith([timeoutPolicy(), retryPolicy(), otel()])));
+  if (r % 2 === 0) {
+    bare.push(await round(bareHost));
+    full.push(await round(fullHost));
+  } else {
+    full.push(await round(fullHost));
+    bare.push(await round(bareHost));
+  }
 }
-const ratio = median(full) / median(bare);
+// Each round's ratio sees one machine load; the median round counts.
+const ratio = median(full.map((f, r) => f / (bare[r] ?? f)));
 console.log(`bare pipeline:                       ${median(bare).toFixed(1)} µs/call (median of ${rounds} rounds of ${callsPerRound})`);
 console.log(`timeout + retry + otel (no SDK):     ${median(full).toFixed(1)} µs/call`);
 recordRatio({ pkg: 'otel', label: 'timeout + retry + otel (no SDK) vs the bare pipeline', ratio, target: budget });
@@ -74,9 +87,10 @@ const variants = {
 };
 const hosts = new Map();
 for (const [label, plugins] of Object.entries(variants)) {
-  const host = createHost({ defaultDecision: 'allow', retainEvents: 100 });
-  host.tools.register(read);
-  for (const make of plugins) await host.use(make());
+  const host = await hostWith(
+    plugins.map((make) => make()),
+    100,
+  );
   hosts.set(label, host);
   await round(host);
 }
