@@ -6,31 +6,33 @@ import { scriptedModel } from './fixtures/scripted-model.js';
 import { resultsOf } from './fixtures/workspace.js';
 import { dshTools } from './index.js';
 
-it("aborts the running body through dsh's signal when the SDK's abortSignal fires, and the call still gets one result", async () => {
+/** An SDK tool whose body, once running, has the integrator cancel the generation, and waits for its abortSignal. */
+function waitingTool() {
   const controller = new AbortController();
   let sawAbort = false;
-  const host = createHost({ defaultDecision: 'allow' });
-  const dsh = dshTools(host, {
-    tools: {
-      wait: tool({
-        description: 'waits until aborted',
-        inputSchema: z.object({}),
-        execute: (_input, { abortSignal }) =>
-          new Promise((_resolve, reject) => {
-            abortSignal?.addEventListener('abort', () => {
-              sawAbort = true;
-              reject(abortSignal.reason);
-            });
-            // The body is running: now the integrator cancels the generation.
-            controller.abort(new Error('user pressed stop'));
-          }),
+  const waiting = tool({
+    description: 'waits until aborted',
+    inputSchema: z.object({}),
+    execute: (_input, { abortSignal }) =>
+      new Promise((_resolve, reject) => {
+        abortSignal?.addEventListener('abort', () => {
+          sawAbort = true;
+          reject(abortSignal.reason);
+        });
+        controller.abort(new Error('user pressed stop'));
       }),
-    },
   });
+  return { tool: waiting, controller, sawAbort: () => sawAbort };
+}
+
+it("aborts the running body through dsh's signal when the SDK's abortSignal fires, and the call still gets one result", async () => {
+  const w = waitingTool();
+  const host = createHost({ defaultDecision: 'allow' });
+  const dsh = dshTools(host, { tools: { wait: w.tool } });
   const model = scriptedModel([{ calls: [{ id: 'ab1', name: 'wait', input: {} }] }, { text: 'never' }]);
-  await generateText({ model, tools: dsh.tools, prompt: 'go', abortSignal: controller.signal }).catch(() => undefined);
+  await generateText({ model, tools: dsh.tools, prompt: 'go', abortSignal: w.controller.signal }).catch(() => undefined);
   await vi.waitFor(() => expect(resultsOf(host.events.list())).toHaveLength(1), { timeout: 30_000 });
-  expect(sawAbort).toBe(true);
+  expect(w.sawAbort()).toBe(true);
   expect(host.events.list().find((e) => e.type === 'tool/result')?.data).toMatchObject({ outcome: { status: 'error' } });
   expect(logProblems(host.events.list())).toEqual([]);
 });
@@ -57,28 +59,12 @@ it("settles a call whose body ignores the SDK's abortSignal once the host's grac
 });
 
 it('follows the abortSignal of an execute the SDK runs without asking needsApproval first', async () => {
-  const controller = new AbortController();
-  let sawAbort = false;
+  const w = waitingTool();
   const host = createHost({ defaultDecision: 'allow' });
-  const dsh = dshTools(host, {
-    tools: {
-      wait: tool({
-        description: 'waits until aborted',
-        inputSchema: z.object({}),
-        execute: (_input, { abortSignal }) =>
-          new Promise((_resolve, reject) => {
-            abortSignal?.addEventListener('abort', () => {
-              sawAbort = true;
-              reject(abortSignal.reason);
-            });
-            controller.abort(new Error('user pressed stop'));
-          }),
-      }),
-    },
-  });
+  const dsh = dshTools(host, { tools: { wait: w.tool } });
   const execute = dsh.tools.wait?.execute as (input: unknown, options: object) => Promise<{ status: string }>;
-  const outcome = await execute({}, { toolCallId: 'direct1', messages: [], abortSignal: controller.signal });
-  expect(sawAbort).toBe(true);
+  const outcome = await execute({}, { toolCallId: 'direct1', messages: [], abortSignal: w.controller.signal });
+  expect(w.sawAbort()).toBe(true);
   expect(outcome.status).toBe('error');
   expect(resultsOf(host.events.list())).toEqual([['direct1', 'error']]);
 });
