@@ -1,4 +1,4 @@
-import { createHost, z } from '@deepseek-ai/dsh-core';
+import { createHost, type Outcome, z } from '@deepseek-ai/dsh-core';
 import { logProblems } from '@deepseek-ai/dsh-core/testing';
 import { generateText, tool } from 'ai';
 import { expect, it, vi } from 'vitest';
@@ -62,8 +62,9 @@ it('follows the abortSignal of an execute the SDK runs without asking needsAppro
   const w = waitingTool();
   const host = createHost({ defaultDecision: 'allow' });
   const dsh = dshTools(host, { tools: { wait: w.tool } });
-  const execute = dsh.tools.wait?.execute as (input: unknown, options: object) => Promise<{ status: string }>;
-  const outcome = await execute({}, { toolCallId: 'direct1', messages: [], abortSignal: w.controller.signal });
+  const execute = dsh.tools.wait?.execute;
+  if (execute === undefined) throw new Error('the tool has no execute');
+  const outcome = (await execute({}, { toolCallId: 'direct1', messages: [], abortSignal: w.controller.signal })) as Outcome;
   expect(w.sawAbort()).toBe(true);
   expect(outcome.status).toBe('error');
   expect(resultsOf(host.events.list())).toEqual([['direct1', 'error']]);

@@ -93,7 +93,7 @@ describe('a tool the SDK defines itself, wrapped by bridge.wrap', () => {
     const waits = tool({
       name: 'waits',
       description: 'Waits until its signal aborts.',
-      parameters: { type: 'object', properties: {}, additionalProperties: true },
+      parameters: { type: 'object', properties: {}, required: [], additionalProperties: true },
       strict: false,
       execute: (_input, _context, details) =>
         new Promise((_resolve, reject) => {
