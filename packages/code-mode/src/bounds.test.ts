@@ -1,6 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { definePlugin, z } from '@deepseek-ai/dsh-core';
 import { describe, expect, it } from 'vitest';
 import { codeHost, errorOf, okOutput, wellFormed } from './fixtures/kit.js';
@@ -11,11 +10,9 @@ function processCpuMs(): number {
   return (user + system) / 1000;
 }
 
-/** Records the host's event loop while `work` runs: the longest gap between 5 ms timer ticks, and the p99 delay. */
-async function watchHostLoop<T>(work: () => Promise<T>): Promise<{ value: T; longestGapMs: number; p99Ms: number; elapsedMs: number }> {
-  const histogram = monitorEventLoopDelay({ resolution: 10 });
+/** Records the host's event loop while `work` runs: the longest gap between 5 ms timer ticks. */
+async function watchHostLoop<T>(work: () => Promise<T>): Promise<{ value: T; longestGapMs: number; elapsedMs: number }> {
   const ticks: number[] = [];
-  histogram.enable();
   const started = performance.now();
   ticks.push(started);
   const timer = setInterval(() => ticks.push(performance.now()), 5);
@@ -24,10 +21,9 @@ async function watchHostLoop<T>(work: () => Promise<T>): Promise<{ value: T; lon
     ticks.push(performance.now());
     let longestGapMs = 0;
     for (let i = 1; i < ticks.length; i++) longestGapMs = Math.max(longestGapMs, (ticks[i] ?? 0) - (ticks[i - 1] ?? 0));
-    return { value, longestGapMs, p99Ms: histogram.percentile(99) / 1e6, elapsedMs: performance.now() - started };
+    return { value, longestGapMs, elapsedMs: performance.now() - started };
   } finally {
     clearInterval(timer);
-    histogram.disable();
   }
 }
 
@@ -57,17 +53,10 @@ describe('run_code bounds: time', () => {
     expect(cpuUsedMs).toBeLessThan((10_000 * perMultiplyMs) / 4);
     // The host's timers kept firing while the guest computed: no stall came near the run's own length
     // (a guest on the host thread makes the whole run one stall). The run lasts at least its 500 ms of
-    // CPU time, so this bound is met by any event loop that turns, however loaded the machine.
+    // CPU time, so this bound is met by any event loop that turns, however loaded the machine. How short
+    // the host's delays are (p99 < 50 ms) is a measure of speed, so `pnpm bench` prints it, not this test:
+    // here a p99 compared with an idle run's flipped whenever the machine's load changed between the two.
     expect(watched.longestGapMs).toBeLessThan(watched.elapsedMs / 2);
-    if (watched.p99Ms >= 50) {
-      // A loaded machine can delay any event loop: compare with the same measurement when no guest computes
-      // (the computing guest takes one of the machine's cores, hence the margin). A blocked loop has a p99
-      // as long as the run itself.
-      const idle = await watchHostLoop(() =>
-        t.call('run_code', { code: `await tools.slow({ ms: ${Math.round(watched.elapsedMs)} }); return 1;` }),
-      );
-      expect(watched.p99Ms).toBeLessThan(Math.max(50, idle.p99Ms * 3 + 50));
-    }
     // The worker that was terminated is replaced: the next run works.
     expect(okOutput(await t.call('run_code', { code: 'return "next";' })).result).toBe('next');
     wellFormed(t);
