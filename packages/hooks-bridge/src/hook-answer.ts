@@ -63,7 +63,8 @@ export interface InterpretOptions {
 export function runFailure(run: HookProcessResult, spec: HookSpec): HookAnswer | undefined {
   if (run.spawnError !== undefined) return failed(HookErrorCode.HOOK_SPAWN_FAILED, `hook could not start: ${run.spawnError}`);
   if (run.timedOut) {
-    return failed(HookErrorCode.HOOK_TIMEOUT, `hook did not finish within ${spec.timeoutMs} ms; its process group was killed`);
+    const doing = run.stuck === undefined ? '' : ` (its process was ${run.stuck})`;
+    return failed(HookErrorCode.HOOK_TIMEOUT, `hook did not finish within ${spec.timeoutMs} ms${doing}; its process group was killed`);
   }
   if (run.aborted) return failed(HookErrorCode.HOOK_ABORTED, 'the call was cancelled while the hook ran; its process group was killed');
   if (run.exitCode === null) return failed(HookErrorCode.HOOK_EXIT_NONZERO, `hook was killed by ${run.signal ?? 'a signal'}`);

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
+import { describeProcess } from './internal/process-state.js';
 
 /** One run of a hook command. */
 export interface HookProcessRequest {
@@ -32,6 +33,8 @@ export interface HookProcessResult {
   readonly aborted: boolean;
   /** Set when the command could not be started. */
   readonly spawnError?: string;
+  /** On timeout: what the hook's process was doing when time ran out (`sleeping in anon_pipe_read`), where Linux tells. */
+  readonly stuck?: string;
   readonly durationMs: number;
   /** True when a stream passed `maxOutputBytes`. */
   readonly truncated: boolean;
@@ -57,6 +60,7 @@ export function runHookProcess(request: HookProcessRequest): Promise<HookProcess
     let timedOut = false;
     let aborted = false;
     let spawnError: string | undefined;
+    let stuck: string | undefined;
     let settled = false;
     const timers: NodeJS.Timeout[] = [];
     const later = (ms: number, fn: () => void): void => {
@@ -90,7 +94,18 @@ export function runHookProcess(request: HookProcessRequest): Promise<HookProcess
       child.stdout?.destroy();
       child.stderr?.destroy();
       child.stdin?.destroy();
-      resolve(result(exitCode, exitSignal, out.text(), err.text(), timedOut, aborted, spawnError, started, out.truncated || err.truncated));
+      const run = result(
+        exitCode,
+        exitSignal,
+        out.text(),
+        err.text(),
+        timedOut,
+        aborted,
+        spawnError,
+        started,
+        out.truncated || err.truncated,
+      );
+      resolve(stuck === undefined ? run : { ...run, stuck });
     };
     const stop = (): void => {
       killGroup('SIGTERM');
@@ -130,6 +145,7 @@ export function runHookProcess(request: HookProcessRequest): Promise<HookProcess
     later(request.timeoutMs, () => {
       if (exited || aborted) return;
       timedOut = true;
+      stuck = describeProcess(pid);
       stop();
     });
     if (request.signal?.aborted) onAbort();
