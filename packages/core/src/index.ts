@@ -90,6 +90,7 @@ export type {
 } from './outcome.js';
 export { exactJsonText, outcomeText } from './outcome-text.js';
 export { definePlugin, type Plugin, type PluginDependency } from './plugin.js';
+export { processExists } from './process-exists.js';
 export { exactInteger, jsonSchemaOf, type ReservedToolName, reservedToolNames, type ToolSchema } from './registry.js';
 export {
   interruptedCallMessage,

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { link, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { DshError, ErrorCode, messageOf } from './errors.js';
-import { processExists } from './internal/process-exists.js';
+import { processExists } from './process-exists.js';
 
 /**
  * The one-writer lock of a session log: a file `<log>.lock` beside it,

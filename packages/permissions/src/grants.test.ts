@@ -1,5 +1,7 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -183,7 +185,40 @@ describe('a corrupted grants file', () => {
     await t.perms.grants.add('project', ['Bash(make)']);
     expect(JSON.parse(readFileSync(grantsFile(), 'utf8')).grants).toHaveLength(1);
   });
+
+  it('breaks a lock whose owner died but was never reaped (a zombie), without waiting for it to go stale', async () => {
+    const owner = await zombie();
+    try {
+      // Shorter than the 30 s after which any lock counts as stale: only seeing the zombie as dead takes it.
+      const t = await permissionHost(project, { settingsFiles: false, lockTimeoutMs: 10_000 });
+      project.write('.dsh/permission-grants.json.lock', `${owner.pid}\n${hostname()}\n`);
+      await t.perms.grants.add('project', ['Bash(make)']);
+      expect(JSON.parse(readFileSync(grantsFile(), 'utf8')).grants).toHaveLength(1);
+    } finally {
+      owner.reap();
+    }
+  });
 });
+
+/**
+ * A zombie: a shell starts a child, then becomes `sleep`, which never waits for it, so the child stays
+ * dead and unreaped. `reap` ends the sleep; the zombie's new parent then reaps it.
+ */
+async function zombie(): Promise<{ pid: number; reap: () => void }> {
+  const parent = spawn('/bin/sh', ['-c', 'true & echo $!; exec sleep 300'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const reap = (): void => void parent.kill('SIGKILL');
+  const [line] = (await once(parent.stdout, 'data')) as [Buffer];
+  const pid = Number(line.toString().trim());
+  const hangBound = Date.now() + 30_000;
+  while (!readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z ')) {
+    if (Date.now() > hangBound) {
+      reap();
+      throw new Error(`process ${pid} did not become a zombie`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return { pid, reap };
+}
 
 describe('two hosts writing grants to the same project file', () => {
   it('loses no grant', async () => {

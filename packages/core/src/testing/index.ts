@@ -5,7 +5,7 @@
  * @packageDocumentation
  */
 
-export { processExists } from '../internal/process-exists.js';
+export { processExists } from '../process-exists.js';
 export { type ApprovalScript, scriptedApproval } from './approvals.js';
 export { callOf, stepOf } from './calls.js';
 export { logProblems } from './log-problems.js';

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, open, readFile, rename, stat, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
+import { processExists } from '@deepseek-ai/dsh-core';
 
 /** Thrown when the lock could not be taken in time. */
 export class LockTimeout extends Error {
@@ -14,8 +15,9 @@ const staleAfterMs = 30_000;
 
 /**
  * Runs `fn` holding an exclusive lock file next to `file` (`<file>.lock`,
- * created with O_EXCL). A lock whose owner process is gone, or that is
- * older than 30 s, is broken. Works across processes on one machine.
+ * created with O_EXCL). A lock whose owner process is gone (a zombie, dead
+ * but not yet reaped, counts as gone), or that is older than 30 s, is
+ * broken. Works across processes on one machine.
  */
 export async function withFileLock<T>(file: string, timeoutMs: number, fn: () => Promise<T>): Promise<T> {
   const lockPath = `${file}.lock`;
@@ -51,7 +53,7 @@ async function breakIfStale(lockPath: string): Promise<boolean> {
     const [text, info] = await Promise.all([readFile(lockPath, 'utf8'), stat(lockPath)]);
     const [pid, host] = text.split('\n');
     const owner = Number(pid);
-    const dead = host === hostname() && Number.isInteger(owner) && owner > 0 && !alive(owner);
+    const dead = host === hostname() && Number.isInteger(owner) && owner > 0 && !processExists(owner);
     if (!dead && Date.now() - info.mtimeMs < staleAfterMs) return false;
     // Move it aside first, so two breakers cannot both remove a fresh lock.
     const aside = `${lockPath}.${randomUUID()}.stale`;
@@ -61,15 +63,6 @@ async function breakIfStale(lockPath: string): Promise<boolean> {
   } catch {
     // Gone or half-written (its owner is writing it now): try again.
     return false;
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
