@@ -1,5 +1,6 @@
 import { createHost, defineTool, z } from '@deepseek-ai/dsh-core';
 import { describe, expect, it } from 'vitest';
+import type { Durable } from './durable.js';
 import { attachDurable, durableCreateHostOptions } from './durable-host.js';
 import { DurableErrorCode } from './errors.js';
 import { MemoryJournal, memoryDurable } from './memory-durable.js';
@@ -26,6 +27,29 @@ async function attempt(journal: MemoryJournal, tool: ReturnType<typeof counter>[
   const host = createHost({ session: 's1', defaultDecision: 'allow', ...durableCreateHostOptions(durable, options) });
   host.tools.register(tool);
   attachDurable(host, durable, options);
+  return host;
+}
+
+/** A durable whose steps each take 20 ms before they run, as an engine's round trip does. */
+function slowSteps(durable: Durable): Durable {
+  const pause = () => new Promise((resolve) => setTimeout(resolve, 20));
+  const step: Durable['step'] = (name, fn) =>
+    durable.step(name, async () => {
+      await pause();
+      return fn();
+    });
+  return { ...durable, attempt: durable.attempt, step };
+}
+
+/** A host whose tools all run in parallel; the call to the tool named `late` waits 50 ms before its body's stage. */
+function parallelHost(durable: Durable, tools: readonly ReturnType<typeof counter>['tool'][], options: { late?: string } = {}) {
+  const host = createHost({ session: 's1', defaultDecision: 'allow', ...durableCreateHostOptions(durable) });
+  for (const tool of tools) host.tools.register({ ...tool, parallel: true });
+  attachDurable(host, durable);
+  host.hooks.preExecute.tap('late', async (_state, info) => {
+    if (info.tool.name === options.late) await new Promise((resolve) => setTimeout(resolve, 50));
+    return undefined;
+  });
   return host;
 }
 
@@ -76,6 +100,35 @@ describe('durableExecuteTap over an in-process journal', () => {
     const { tool } = counter('act', false);
     await (await attempt(journal, tool, { idempotent: ['act'] })).runStep({ calls: [{ id: 'c1', name: 'act', args: {} }] });
     expect(journal.entries.map((e) => e.name)).toEqual(['tool s1:c1']);
+  });
+
+  it('replays parallel non-idempotent calls whose steps interleaved differently in the first attempt', async () => {
+    const journal = new MemoryJournal();
+    const a = counter('a', false);
+    const b = counter('b', false);
+    a.state.hang = true;
+    b.state.hang = true;
+    const calls = [
+      { id: 'c1', name: 'a', args: {} },
+      { id: 'c2', name: 'b', args: {} },
+    ];
+    // First attempt: each step takes a while, as a database round trip does, so both calls ask for
+    // their started markers before either marker is written. The process "dies" in both bodies.
+    const slow = slowSteps(memoryDurable(journal));
+    void parallelHost(slow, [a.tool, b.tool]).runStep({ calls });
+    while (a.state.runs === 0 || b.state.runs === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    a.state.hang = false;
+    b.state.hang = false;
+    // Second attempt: steps replay at once and the second call is late, so the first call's
+    // steps are all asked for before the second call's.
+    const resumed = parallelHost(memoryDurable(journal), [a.tool, b.tool], { late: 'b' });
+    const { results } = await resumed.runStep({ calls });
+    expect(results.map((r) => r.outcome)).toMatchObject([
+      { status: 'error', error: { code: DurableErrorCode.TOOL_INTERRUPTED } },
+      { status: 'error', error: { code: DurableErrorCode.TOOL_INTERRUPTED } },
+    ]);
+    expect([a.state.runs, b.state.runs]).toEqual([1, 1]);
+    expect(journal.entries.map((e) => e.name)).toEqual(['started s1:c1', 'tool s1:c1', 'started s1:c2', 'tool s1:c2']);
   });
 
   it('fails with JOURNAL_MISMATCH when a replay asks for another step than the journal holds', async () => {

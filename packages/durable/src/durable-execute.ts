@@ -8,6 +8,7 @@ import {
   interruptedCallMessage,
 } from '@deepseek-ai/dsh-core';
 import { type Durable, idempotencyKey } from './durable.js';
+import { Turns } from './internal/turns.js';
 
 /**
  * Which tools are safe to run again after an interruption: a list of tool
@@ -50,15 +51,32 @@ export function interruptedOutcome(session: string, call: CallIdentity): ErrorOu
  * the body's step records {@link interruptedOutcome} instead of running it.
  * Register it outermost-but-one (after nothing that must run per attempt),
  * so timeouts and retries inside it are part of the step.
+ *
+ * Engines number steps in the order they are asked for. Calls ask for their
+ * steps one call at a time, in the order they reach this tap, so a call's
+ * marker and body are neighbours in the journal: parallel calls then replay
+ * in the same order whatever their markers' round trips took.
  */
 export function durableExecuteTap(durable: Durable, idempotent?: IdempotentTools): ExecuteTap {
   const isIdempotent = idempotentPredicate(idempotent);
+  const turns = new Turns();
   return async (ctx, next) => {
     const key = idempotencyKey(ctx.session, ctx.call.id);
-    if (isIdempotent(ctx.tool)) return durable.step<DispatchOutcome>(`tool ${key}`, () => next());
-    const startedBy = await durable.step<string>(`started ${key}`, async () => durable.attempt);
-    return durable.step<DispatchOutcome>(`tool ${key}`, async () =>
-      startedBy === durable.attempt ? next() : interruptedOutcome(ctx.session, ctx.call),
-    );
+    const done = await turns.take();
+    if (isIdempotent(ctx.tool)) {
+      const body = durable.step<DispatchOutcome>(`tool ${key}`, () => next());
+      done();
+      return body;
+    }
+    let body: Promise<DispatchOutcome>;
+    try {
+      const startedBy = await durable.step<string>(`started ${key}`, async () => durable.attempt);
+      body = durable.step<DispatchOutcome>(`tool ${key}`, async () =>
+        startedBy === durable.attempt ? next() : interruptedOutcome(ctx.session, ctx.call),
+      );
+    } finally {
+      done();
+    }
+    return body;
   };
 }
