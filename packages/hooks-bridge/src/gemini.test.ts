@@ -18,7 +18,7 @@ function gemini(event: string, matcher: string, hooks: Record<string, unknown>[]
 
 /** Each hook ran to its end: a failure here shows its `hook/result`, and why it hung if it timed out. */
 function expectHooksFinished(t: TestHost): void {
-  for (const { data } of eventsOf(t, 'hook/result')) expect(data).toMatchObject({ timedOut: false });
+  for (const { data } of eventsOf(t, 'hook/result')) expect(data, JSON.stringify(data)).toMatchObject({ timedOut: false });
 }
 
 describe('Gemini CLI hooks', () => {

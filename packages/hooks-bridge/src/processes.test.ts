@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { claudeHooks, cleanupAll, eventsOf, hostFor, isAlive, ran, tempProject } from './fixtures/kit.js';
 
@@ -104,6 +105,31 @@ exit 0
     const t = await hostFor(project);
     expect((await t.call('bash', { command: 'ls' })).status).toBe('ok');
     expect(eventsOf(t, 'hook/result')[0]?.data).toMatchObject({ exitCode: 127, errorCode: 'HOOK_EXIT_NONZERO' });
+  });
+
+  it("runs bash hooks without the user's ~/.bashrc, also where a task runner cleared SHLVL", async () => {
+    const project = tempProject();
+    project.write(join(project.home, '.bashrc'), `touch "${project.dir}/bashrc-ran"\n`);
+    project.settings(
+      '.claude/settings.json',
+      claudeHooks('PreToolUse', 'Bash', [{ type: 'command', shell: 'bash', command: 'touch claude-ran' }]),
+    );
+    project.write(
+      '.gemini/settings.json',
+      JSON.stringify({ hooks: { BeforeTool: [{ hooks: [{ type: 'command', command: 'touch gemini-ran' }] }] } }),
+    );
+    // Without SHLVL, bash takes itself for a top-level shell, and a stdin that is a socket (as Node
+    // gives a child) for an rshd connection: it would source ~/.bashrc first.
+    const shellLevel = process.env.SHLVL;
+    delete process.env.SHLVL;
+    try {
+      const t = await hostFor(project, { env: { HOME: project.home } });
+      expect((await t.call('bash', { command: 'ls' })).status).toBe('ok');
+    } finally {
+      if (shellLevel !== undefined) process.env.SHLVL = shellLevel;
+    }
+    expect([project.exists('claude-ran'), project.exists('gemini-ran')]).toEqual([true, true]);
+    expect(project.exists('bashrc-ran')).toBe(false);
   });
 
   it('runs all matching hooks at the same time', async () => {

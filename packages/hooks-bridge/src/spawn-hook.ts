@@ -51,7 +51,7 @@ export function runHookProcess(request: HookProcessRequest): Promise<HookProcess
   const started = performance.now();
   return new Promise<HookProcessResult>((resolve) => {
     const file = request.args !== undefined ? request.command : request.shell === 'bash' ? 'bash' : '/bin/sh';
-    const argv = request.args !== undefined ? [...request.args] : ['-c', request.command];
+    const argv = request.args !== undefined ? [...request.args] : shellArgs(request.shell, request.command);
     const out = new Capped(request.maxOutputBytes);
     const err = new Capped(request.maxOutputBytes);
     let exitCode: number | null = null;
@@ -152,6 +152,17 @@ export function runHookProcess(request: HookProcessRequest): Promise<HookProcess
     else request.signal?.addEventListener('abort', onAbort, { once: true });
     child.stdin?.end(request.stdin);
   });
+}
+
+/**
+ * `sh -c` or `bash --norc -c`. Node gives a child's stdin as a socket, and bash sources `~/.bashrc`
+ * for a command whose stdin is a socket unless `SHLVL` says it is not a top-level shell (its rshd
+ * rule). A task runner that clears the environment (turbo, systemd) makes every hook a top-level
+ * shell: it would run the user's interactive set-up (a prompt, `pyenv rehash` waiting on a lock)
+ * before the hook's command. The CLIs whose hooks run in bash never source it.
+ */
+function shellArgs(shell: 'sh' | 'bash', command: string): string[] {
+  return shell === 'bash' ? ['--norc', '-c', command] : ['-c', command];
 }
 
 function result(
