@@ -201,11 +201,13 @@ describe('a corrupted grants file', () => {
 });
 
 /**
- * A zombie: a shell starts a child, then becomes `sleep`, which never waits for it, so the child stays
- * dead and unreaped. `reap` ends the sleep; the zombie's new parent then reaps it.
+ * A zombie: a process forks a child that exits at once, prints its pid and sleeps without ever
+ * waiting for it, so the child stays dead and unreaped. `reap` ends the sleeper; the zombie's new
+ * parent then reaps it. (A shell that execs `sleep` would not do: it may reap the child first.)
  */
 async function zombie(): Promise<{ pid: number; reap: () => void }> {
-  const parent = spawn('/bin/sh', ['-c', 'true & echo $!; exec sleep 300'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const script = 'import os, sys, time\npid = os.fork()\nif pid == 0: os._exit(0)\nprint(pid, flush=True)\ntime.sleep(300)';
+  const parent = spawn('python3', ['-c', script], { stdio: ['ignore', 'pipe', 'inherit'] });
   const reap = (): void => void parent.kill('SIGKILL');
   const [line] = (await once(parent.stdout, 'data')) as [Buffer];
   const pid = Number(line.toString().trim());
