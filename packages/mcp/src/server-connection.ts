@@ -5,6 +5,7 @@ import {
   type CallToolResult,
   CallToolResultSchema,
   ElicitRequestSchema,
+  ErrorCode,
   type Tool,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -156,6 +157,8 @@ export class ServerConnection {
       if (this.#closing) throw new Error('closed while starting');
       this.#tools = await this.#listTools(client);
     } catch (error) {
+      // A server that exits as it starts can close its pipes before its exit and last stderr reach us.
+      if (transport instanceof StdioTransport && pipesClosed(error)) await transport.endsWithin(this.#settings.killGraceMs);
       const { how: _, ...facts } = processFacts(transport); // before dropping the connection stops the process
       await this.#dropConnection(client, transport);
       if (this.#closing) return this.#settleFirst();
@@ -329,4 +332,10 @@ export class ServerConnection {
 
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/** Whether a start failed because the server's end of a pipe closed (our write, or the SDK's closed connection). */
+function pipesClosed(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'EPIPE' || code === 'ECONNRESET' || code === ErrorCode.ConnectionClosed;
 }

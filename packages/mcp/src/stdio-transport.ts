@@ -160,6 +160,21 @@ export class StdioTransport implements Transport {
     });
   }
 
+  /**
+   * Waits at most `boundMs` for the process to end on its own; true once it has. A server that
+   * closed its pipes is on its way out, and its exit code and the rest of its stderr say why.
+   */
+  async endsWithin(boundMs: number): Promise<boolean> {
+    if (this.#exited === undefined) return false;
+    let timer: NodeJS.Timeout | undefined;
+    const bound = new Promise<void>((done) => {
+      timer = setTimeout(done, boundMs);
+    });
+    await Promise.race([this.#exited, bound]);
+    clearTimeout(timer);
+    return this.#exitInfo !== undefined;
+  }
+
   /** Stops the server: SIGTERM to its process group, SIGKILL after the grace period. Settles once the leader exited. */
   async close(): Promise<void> {
     const child = this.#child;
