@@ -113,6 +113,23 @@ describe('a server that crashes', () => {
     expect(await t.call('mcp__bad__fails', {})).toMatchObject({ status: 'error', error: { code: 'MCP_TOOL_ERROR' } });
   });
 
+  it('keeps the exit code and stderr of a server that exits as it starts, before reading its first message', async () => {
+    // Its pipes close as it exits: the first write fails (EPIPE) before its exit and stderr are read.
+    const plugin = mcp({
+      servers: { bad: { command: '/bin/sh', args: ['-c', 'echo "refusing: no config" >&2; exit 2'] } },
+      retry: { initialDelayMs: 10, maxDelayMs: 50, maxAttempts: 1 },
+      killGraceMs: 30_000,
+    });
+    plugins.push(plugin);
+    await createTestHost({ plugins: [plugin] });
+    await expect.poll(() => plugin.servers()[0]?.state, { timeout: hangBound }).toBe('failed');
+    expect(plugin.servers()[0]?.lastStartFailure).toMatchObject({
+      code: 'MCP_START_FAILED',
+      message: expect.stringContaining('its stderr ends with: refusing: no config'),
+      exitCode: 2,
+    });
+  });
+
   it('records no crash when close() stops the server', async () => {
     const { plugin, t } = await hostile({});
     await plugin.close();
