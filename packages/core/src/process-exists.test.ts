@@ -28,6 +28,12 @@ describe('processExists', () => {
     expect(processExists(child.pid as number)).toBe(false);
   });
 
+  it('is false for what names no single process: 0, negative pids, NaN, fractions', () => {
+    // kill(0, 0) and kill(-1, 0) succeed (they address a group), which once made an empty pid file read as a live process.
+    expect(() => process.kill(0, 0)).not.toThrow();
+    for (const pid of [0, -1, -process.pid, Number.NaN, Number(''), 1.5]) expect(processExists(pid)).toBe(false);
+  });
+
   it('is false for a zombie, which still answers kill(pid, 0)', async () => {
     // The parent starts a child that exits at once, then blocks its event loop, so libuv never reaps the child.
     const script =

@@ -75,12 +75,16 @@ async function crashedSession(): Promise<{ dir: string; log: string; notes: stri
     return existsSync(started) && existsSync(join(dir, 'go.waiting')) && existsSync(`${log}.lock`);
   });
   const commandPid = Number(await readFile(started, 'utf8'));
+  expect(Number.isInteger(commandPid) && commandPid > 0, `the command's pid marker: ${commandPid}`).toBe(true);
   // A second writer while the first is alive is refused, and the log is untouched.
   const before = await readFile(log, 'utf8');
   expect(await codeOf(openJsonlSink(log))).toBe('SESSION_LOCKED');
   expect(await readFile(log, 'utf8')).toBe(before);
   killGroup(child);
-  await until('the killed processes to be gone', () => child.signalCode !== null && !processExists(commandPid));
+  await until(
+    `the killed processes to be gone (session ${child.pid}, command ${commandPid})`,
+    () => child.signalCode !== null && !processExists(commandPid),
+  );
   return { dir, log, notes, commandPid };
 }
 

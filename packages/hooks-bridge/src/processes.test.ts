@@ -7,6 +7,13 @@ afterEach(() => {
   ran.length = 0;
 });
 
+/** The pid a script wrote to `file`, or undefined while the file is missing or not yet written whole. */
+function pidIn(project: ReturnType<typeof tempProject>, file: string): number | undefined {
+  if (!project.exists(file)) return undefined;
+  const pid = Number(project.read(file));
+  return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+}
+
 /** Polls until `pid` is gone; the bound (30 s) only ends a hang, it never judges speed. */
 async function gone(pid: number): Promise<boolean> {
   for (let i = 0; i < 1500; i += 1) {
@@ -39,9 +46,11 @@ wait
       expect(outcome.status).toBe('ok');
       const [result] = eventsOf(t, 'hook/result');
       expect(result?.data).toMatchObject({ timedOut: true, errorCode: 'HOOK_TIMEOUT', exitCode: null });
-      if (!project.exists('hook.pid')) continue;
-      expect(await gone(Number(project.read('child.pid')))).toBe(true);
-      expect(await gone(Number(project.read('hook.pid')))).toBe(true);
+      // Killed before it wrote its own pid whole (hook.pid is written after child.pid): not under way yet.
+      const hookPid = pidIn(project, 'hook.pid');
+      if (hookPid === undefined) continue;
+      expect(await gone(pidIn(project, 'child.pid') ?? 0)).toBe(true);
+      expect(await gone(hookPid)).toBe(true);
       return;
     }
     throw new Error('the hook never started within 30 s');
@@ -169,13 +178,16 @@ exit 0
     const t = await hostFor(project);
     const controller = new AbortController();
     const step = t.host.runStep({ calls: [{ id: 'x', name: 'bash', args: { command: 'ls' } }] }, { signal: controller.signal });
-    for (let i = 0; i < 100 && !project.exists('hook.pid'); i += 1) await new Promise((r) => setTimeout(r, 20));
+    // A hang bound only: the cancel must find the hook running, however slowly the machine starts it.
+    for (let i = 0; i < 1500 && pidIn(project, 'hook.pid') === undefined; i += 1) await new Promise((r) => setTimeout(r, 20));
+    const hookPid = pidIn(project, 'hook.pid');
+    expect(hookPid, 'the hook never wrote its pid').toBeDefined();
     controller.abort();
     const { results } = await step;
     expect(results).toHaveLength(1);
     expect(results[0]?.outcome.status).toBe('error');
     expect(eventsOf(t, 'hook/result')[0]?.data).toMatchObject({ errorCode: 'HOOK_ABORTED' });
-    expect(await gone(Number(project.read('hook.pid')))).toBe(true);
+    expect(await gone(hookPid ?? 0)).toBe(true);
     expect(ran).toEqual([]);
   });
 });

@@ -29,7 +29,10 @@ export const runCommand = defineTool({
   input: z.object({ marker: z.string() }),
   execute: (args, ctx) =>
     new Promise((resolve, reject) => {
-      const script = 'require("fs").writeFileSync(process.argv[1], String(process.pid)); setInterval(() => {}, 1000);';
+      // Written aside and renamed, so the marker never exists empty: a reader of an empty file got pid 0.
+      const script =
+        'const fs = require("fs"); const m = process.argv[1]; fs.writeFileSync(m + ".tmp", String(process.pid)); ' +
+        'fs.renameSync(m + ".tmp", m); setInterval(() => {}, 1000);';
       const child = spawn(process.execPath, ['-e', script, args.marker], { stdio: 'ignore', signal: ctx.signal });
       child.on('error', reject);
       child.on('exit', (code) => resolve({ code }));
