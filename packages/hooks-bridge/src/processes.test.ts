@@ -91,7 +91,9 @@ exit 0
     project.settings('.claude/settings.json', claudeHooks('PreToolUse', 'Bash', [{ type: 'command', command: script }]));
     const t = await hostFor(project);
     expect(await t.call('bash', { command: 'ls' })).toMatchObject({ status: 'denied', reason: 'decided before the orphan' });
-    expect(await gone(Number(project.read('orphan.pid')))).toBe(true);
+    const orphan = pidIn(project, 'orphan.pid');
+    expect(orphan, 'the hook wrote the orphan pid before its decision').toBeDefined();
+    expect(await gone(orphan ?? 0)).toBe(true);
   });
 
   it('reports a command that cannot start as a non-blocking error; strict mode denies', async () => {
