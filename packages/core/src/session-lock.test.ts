@@ -68,6 +68,9 @@ describe('the one-writer lock of a session log', () => {
     ['a live process', lockOf(process.ppid), `process ${process.ppid}`],
     ['another machine', lockOf(1, 'some-other-machine'), 'on some-other-machine'],
     ['an unreadable lock file', 'not json', 'an unreadable lock file'],
+    // kill(0, 0) answers for the caller's own group: pid 0 once read as a live writer forever.
+    ['a lock naming pid 0', lockOf(0), 'an unreadable lock file'],
+    ['a lock naming pid -1', lockOf(-1), 'an unreadable lock file'],
   ])('refuses a lock held by %s, naming it, and leaves the lock file as it was', async (_what, content, named) => {
     const log = await logPath();
     await writeFile(`${log}.lock`, content);

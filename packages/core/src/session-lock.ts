@@ -29,8 +29,10 @@ interface LockOwner {
 function ownerOf(text: string): LockOwner | undefined {
   try {
     const value = JSON.parse(text) as Partial<LockOwner> | null;
-    if (typeof value?.pid === 'number' && typeof value.host === 'string' && typeof value.nonce === 'string') {
-      return { pid: value.pid, host: value.host, nonce: value.nonce };
+    // A pid that names no single process (0, negative, fractional) is as unreadable as no pid at all.
+    const pid = value?.pid;
+    if (typeof pid === 'number' && Number.isInteger(pid) && pid > 0 && typeof value?.host === 'string' && typeof value.nonce === 'string') {
+      return { pid, host: value.host, nonce: value.nonce };
     }
   } catch {
     // An unreadable lock file is reported below as a lock nobody can vouch for.
