@@ -211,7 +211,7 @@ describe('dsh log', () => {
     expect(json.unknownEventTypes).toEqual(['future/setup', 'teleport/charged']);
   });
 
-  it('exits 4 naming the line for a log broken in the middle, and for a file that is missing', async () => {
+  it('exits 4 naming the line for a log broken in the middle, a file that is missing, and a directory', async () => {
     const dir = scratchDir();
     const file = join(dir, 'broken.jsonl');
     const [first = '', ...rest] = logText.trim().split('\n');
@@ -221,7 +221,10 @@ describe('dsh log', () => {
     expect(broken.stderr).toMatch(/TRANSCRIPT_INVALID: .*broken\.jsonl:2: not a JSON line/);
     const missing = await runDsh(['log', 'nope.jsonl'], { cwd: dir, home });
     expect(missing.code).toBe(4);
-    expect(missing.stderr).toMatch(/TRANSCRIPT_INVALID: cannot read the session log: .*nope\.jsonl/);
+    expect(missing.stderr).toMatch(/TRANSCRIPT_INVALID: \/.*\/nope\.jsonl: cannot read the session log: ENOENT/);
+    const directory = await runDsh(['log', '.'], { cwd: dir, home });
+    expect(directory.code).toBe(4);
+    expect(directory.stderr).toContain(`TRANSCRIPT_INVALID: ${dir}: cannot read the session log: EISDIR`);
     const usage = await runDsh(['log'], { cwd: dir, home });
     expect(usage.code).toBe(2);
   });

@@ -115,7 +115,8 @@ async function load(file: string): Promise<LoadedSessionLog> {
   try {
     return await loadSessionLog(file);
   } catch (error) {
-    const message = DshError.isInstance(error) ? messageOf(error) : `cannot read the session log: ${messageOf(error)}`;
+    // Named as replay names a file it cannot read: Node's EISDIR message, unlike ENOENT's, carries no path.
+    const message = DshError.isInstance(error) ? messageOf(error) : `${file}: cannot read the session log: ${messageOf(error)}`;
     throw new CliError(CliErrorCode.TRANSCRIPT_INVALID, message, { cause: error });
   }
 }
