@@ -11,6 +11,9 @@ const host = bashHosts({ cwd: ws, killGraceMs: 300, cgroups: false, sandbox: { p
 /** A grace long enough that only a process ignoring SIGTERM is escalated, however loaded the machine. */
 const patientHost = bashHosts({ cwd: ws, killGraceMs: 30_000, cgroups: false, sandbox: { provider: 'none' } }, env);
 
+/** Core's abort grace for tests that check the tool's own answer to an abort: only a hang ends in core's answer instead. */
+const unhurriedGraceMs = 60_000;
+
 /** Waits until the last background process has left the shell's session (its session id is its own pid). */
 const untilEscaped = 'p=$!; until [ "$(cut -d\' \' -f6 /proc/$p/stat)" = "$p" ]; do sleep 0.01; done';
 /** Starts `setsid sleep 300` in the background and waits until it has left the shell's session. */
@@ -55,7 +58,8 @@ describe('stopping a command and everything it started', () => {
   });
 
   it('stops the command when the step is aborted, with code ABORTED', async () => {
-    const t = await host();
+    // The tool's own answer is under test: core's abort grace (2 s by default) must not decide it on a loaded machine.
+    const t = await host({}, { abortGraceMs: unhurriedGraceMs });
     const m = mark();
     const controller = new AbortController();
     const step = t.host.runStep(
@@ -72,7 +76,7 @@ describe('stopping a command and everything it started', () => {
   });
 
   it('keeps the code of a coded abort reason: the host dispatch deadline reads TOOL_TIMEOUT', async () => {
-    const t = await host({}, { dispatchTimeoutMs: 300 });
+    const t = await host({}, { dispatchTimeoutMs: 300, abortGraceMs: unhurriedGraceMs });
     const m = mark();
     const error = errorOf(await t.call('bash', { command: marked(m, 'sleep 300') }));
     expect(error.code).toBe('TOOL_TIMEOUT');
