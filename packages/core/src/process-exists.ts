@@ -4,8 +4,8 @@ import { readFileSync } from 'node:fs';
  * Whether a process with this pid still runs on this machine. A zombie (killed, not yet reaped by
  * its new parent, which for an orphan may be an init that reaps late or never) does not run: it
  * answers `kill(pid, 0)` but holds no lock and does no work. Only a positive integer names a
- * process: `kill(0, 0)` and `kill(-1, 0)` would answer for a whole group, so those (and NaN, as
- * `Number('')` of a marker file read before its pid was written) are false.
+ * process: `kill(0, 0)` and `kill(-1, 0)` answer for a whole group (and a pid file read before it
+ * was written gives `Number('')`, 0), so those, NaN and fractions are false.
  */
 export function processExists(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false;
