@@ -1,6 +1,7 @@
 import { join } from 'node:path';
+import { processExists } from '@deepseek-ai/dsh-core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { claudeHooks, cleanupAll, eventsOf, hostFor, isAlive, ran, tempProject } from './fixtures/kit.js';
+import { claudeHooks, cleanupAll, eventsOf, hostFor, ran, tempProject } from './fixtures/kit.js';
 
 afterEach(() => {
   cleanupAll();
@@ -17,7 +18,7 @@ function pidIn(project: ReturnType<typeof tempProject>, file: string): number | 
 /** Polls until `pid` is gone; the bound (30 s) only ends a hang, it never judges speed. */
 async function gone(pid: number): Promise<boolean> {
   for (let i = 0; i < 1500; i += 1) {
-    if (!isAlive(pid)) return true;
+    if (!processExists(pid)) return true;
     await new Promise((r) => setTimeout(r, 20));
   }
   return false;
@@ -49,7 +50,9 @@ wait
       // Killed before it wrote its own pid whole (hook.pid is written after child.pid): not under way yet.
       const hookPid = pidIn(project, 'hook.pid');
       if (hookPid === undefined) continue;
-      expect(await gone(pidIn(project, 'child.pid') ?? 0)).toBe(true);
+      const childPid = pidIn(project, 'child.pid');
+      expect(childPid, 'the hook wrote the pid of its child before its own').toBeDefined();
+      expect(await gone(childPid ?? 0)).toBe(true);
       expect(await gone(hookPid)).toBe(true);
       return;
     }
