@@ -12,6 +12,14 @@ import type { RunCodeErrorData, RunCodeOutput } from './output.js';
 const MiB = 1024 * 1024;
 // The program of issue 27: reads fired without await until something gives.
 const FLOOD = "for (let i = 0; i < 1e6; i++) tools.read({ file_path: 'a' });";
+/**
+ * Time budgets no flood can reach, so that what ends it never depends on the machine's speed: with the
+ * defaults (10 s of CPU) a flood on a busy or slow machine could end PROGRAM_TIMEOUT before it filled
+ * the memory (issue 38, item 19). The fill takes a few seconds of CPU; nothing but memory or maxCalls ends it.
+ */
+const UNREACHABLE_TIME = { cpuTimeoutMs: 600_000, timeoutMs: 3_600_000 } as const;
+/** A bound for hangs only, far above a flood's few seconds on a CPU-hogged 2-core machine. */
+const HANG_BOUND_MS = 900_000;
 
 let dir: string;
 
@@ -52,7 +60,7 @@ function accounting(events: readonly AnySessionEvent[], calls: RunCodeOutput | R
 describe('run_code: a flood of unawaited calls (issue 27)', () => {
   it('ends a flood that fills the sandbox with PROGRAM_OUT_OF_MEMORY and accounts for every call it accepted', async () => {
     // maxCalls high enough that every call is accepted, so the accepted calls themselves fill the 32 MiB.
-    const t = await floodHost({ maxCalls: 1_000_000, memoryLimitBytes: 32 * MiB });
+    const t = await floodHost({ ...UNREACHABLE_TIME, maxCalls: 1_000_000, memoryLimitBytes: 32 * MiB });
     const error = errorOf(await t.call('run_code', { code: FLOOD }, 'flood'));
     expect(error.code).toBe('PROGRAM_OUT_OF_MEMORY');
     const events = wellFormed(t);
@@ -73,10 +81,10 @@ describe('run_code: a flood of unawaited calls (issue 27)', () => {
     // The next run gets a fresh instance.
     const next = await t.call('run_code', { code: "return (await tools.read({ file_path: 'a' })).content;" });
     expect(next.status).toBe('ok');
-  });
+  }, HANG_BOUND_MS);
 
   it('accounts for the calls of the flood with the default maxCalls, accepted and refused alike', async () => {
-    const t = await floodHost({});
+    const t = await floodHost({ ...UNREACHABLE_TIME });
     const outcome = await t.call('run_code', { code: FLOOD }, 'issue');
     const data = (outcome.status === 'ok' ? outcome.output : outcome.status === 'error' ? outcome.error.data : undefined) as
       | RunCodeOutput
@@ -92,5 +100,5 @@ describe('run_code: a flood of unawaited calls (issue 27)', () => {
     expect(count.droppedEvents).toHaveLength(1);
     expect(events.filter((e) => e.type === 'code-mode/call-cancelled')).toHaveLength(100);
     expect(data.calls).toHaveLength(100);
-  });
+  }, HANG_BOUND_MS);
 });
