@@ -57,7 +57,7 @@ function accounting(events: readonly AnySessionEvent[], calls: RunCodeOutput | R
   return { made: calls.calls.length + (calls.callsOmitted ?? 0), dispatched, cancelled: logged + dropped, droppedEvents };
 }
 
-describe('run_code: a flood of unawaited calls (issue 27)', () => {
+describe('run_code: a flood of unawaited calls (issue 27)', { timeout: HANG_BOUND_MS }, () => {
   it('ends a flood that fills the sandbox with PROGRAM_OUT_OF_MEMORY and accounts for every call it accepted', async () => {
     // maxCalls high enough that every call is accepted, so the accepted calls themselves fill the 32 MiB.
     const t = await floodHost({ ...UNREACHABLE_TIME, maxCalls: 1_000_000, memoryLimitBytes: 32 * MiB });
@@ -81,7 +81,7 @@ describe('run_code: a flood of unawaited calls (issue 27)', () => {
     // The next run gets a fresh instance.
     const next = await t.call('run_code', { code: "return (await tools.read({ file_path: 'a' })).content;" });
     expect(next.status).toBe('ok');
-  }, HANG_BOUND_MS);
+  });
 
   it('accounts for the calls of the flood with the default maxCalls, accepted and refused alike', async () => {
     const t = await floodHost({ ...UNREACHABLE_TIME });
@@ -100,5 +100,5 @@ describe('run_code: a flood of unawaited calls (issue 27)', () => {
     expect(count.droppedEvents).toHaveLength(1);
     expect(events.filter((e) => e.type === 'code-mode/call-cancelled')).toHaveLength(100);
     expect(data.calls).toHaveLength(100);
-  }, HANG_BOUND_MS);
+  });
 });
