@@ -36,6 +36,7 @@ const commandOptions: Readonly<Record<string, Options>> = {
     approval: { type: 'string' },
     expect: { type: 'string' },
     json: { type: 'boolean' },
+    strict: { type: 'boolean' },
   },
   'hooks check': {
     ...common,
@@ -45,10 +46,11 @@ const commandOptions: Readonly<Record<string, Options>> = {
     input: { type: 'string' },
     expect: { type: 'string' },
     json: { type: 'boolean' },
+    strict: { type: 'boolean' },
   },
   'config check': { ...common, json: { type: 'boolean' } },
-  catalog: { ...common, json: { type: 'boolean' } },
-  'mcp list': { ...common, json: { type: 'boolean' } },
+  catalog: { ...common, json: { type: 'boolean' }, strict: { type: 'boolean' } },
+  'mcp list': { ...common, json: { type: 'boolean' }, strict: { type: 'boolean' } },
   log: { ...common, call: { type: 'string' }, json: { type: 'boolean' } },
   // No --config: the answer goes to the engine, whatever this directory's configuration says.
   approve: {
@@ -68,6 +70,7 @@ const commandOptions: Readonly<Record<string, Options>> = {
     provider: { type: 'string', short: 'p' },
     'max-turns': { type: 'string' },
     log: { type: 'string' },
+    strict: { type: 'boolean' },
   },
 };
 
@@ -177,6 +180,7 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<ExitCode> {
         ...(str('workspace') === undefined ? {} : { workspace: str('workspace') as string }),
         ...(approval === undefined ? {} : { approval }),
         ...(str('expect') === undefined ? {} : { expect: str('expect') as string }),
+        strict: flag('strict'),
       });
     }
     case 'hooks check': {
@@ -207,6 +211,7 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<ExitCode> {
         ...(str('workspace') === undefined ? {} : { workspace: str('workspace') as string }),
         ...(str('settings') === undefined ? {} : { settings: str('settings') as string }),
         ...(expect === undefined ? {} : { expect: expect as 'allow' | 'deny' | 'ask' | 'none' }),
+        strict: flag('strict'),
       });
     }
     case 'log': {
@@ -253,6 +258,7 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<ExitCode> {
         ...(str('model') === undefined ? {} : { model: str('model') as string }),
         ...(str('base-url') === undefined ? {} : { baseUrl: str('base-url') as string }),
         ...(str('log') === undefined ? {} : { log: str('log') as string }),
+        strict: flag('strict'),
         ...(str('config') === undefined ? {} : { config: str('config') as string }),
       });
     }
@@ -267,10 +273,18 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<ExitCode> {
     }
     case 'mcp list':
       noPositionals();
-      return runMcpList(cio, { json: flag('json'), ...(str('config') === undefined ? {} : { config: str('config') as string }) });
+      return runMcpList(cio, {
+        json: flag('json'),
+        strict: flag('strict'),
+        ...(str('config') === undefined ? {} : { config: str('config') as string }),
+      });
     case 'catalog':
       noPositionals();
-      return runCatalog(cio, { json: flag('json'), ...(str('config') === undefined ? {} : { config: str('config') as string }) });
+      return runCatalog(cio, {
+        json: flag('json'),
+        strict: flag('strict'),
+        ...(str('config') === undefined ? {} : { config: str('config') as string }),
+      });
     default:
       throw new CliError(CliErrorCode.USAGE, `unknown command "${command}"`);
   }

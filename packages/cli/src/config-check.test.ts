@@ -1,3 +1,4 @@
+import { chmodSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { ConfigCheckReport } from './config-check/report-types.js';
 import { put, runDsh, scratchDir } from './fixtures/run-dsh.js';
@@ -38,7 +39,7 @@ function fixtureProject(): { dir: string; home: string } {
 }
 `,
   );
-  put(dir, '.claude/hooks/guard.sh', '#!/bin/sh\nexit 0\n');
+  chmodSync(put(dir, '.claude/hooks/guard.sh', '#!/bin/sh\nexit 0\n'), 0o755);
   put(dir, '.claude/skills/release/SKILL.md', '---\nname: release\ndescription: Cut a release.\n---\nSteps.\n');
   put(dir, '.claude/skills/broken/SKILL.md', '---\nname: broken\nname: twice\ndescription: Two names.\n---\nx\n');
   put(dir, '.claude/agents/reviewer.md', '---\nname: reviewer\ndescription: Reviews diffs.\ntools: Read, Grep\n---\nReview.\n');
@@ -53,7 +54,8 @@ describe('dsh config check', () => {
   it('lists every file read, rule, hook, skill, agent and server, what was skipped and why, and the differences from Claude Code', async () => {
     const run = await runDsh(['config', 'check', project.dir, '--json'], { cwd: project.dir, home: project.home });
     expect(run.stderr).toBe('');
-    expect(run.code).toBe(0);
+    // Rules, a skill and an agent are skipped: configuration not in force.
+    expect(run.code).toBe(3);
     const report = JSON.parse(run.stdout) as ConfigCheckReport;
     const file = (path: string) => report.files.find((f) => f.path === path);
     expect(file('~/.claude/settings.json')).toMatchObject({ status: 'read', uses: expect.arrayContaining(['permissions', 'hooks']) });
@@ -92,7 +94,7 @@ describe('dsh config check', () => {
 
   it('prints the same in text, with the Claude Code version of each difference', async () => {
     const run = await runDsh(['config', 'check', project.dir, '--no-color'], { cwd: project.dir, home: project.home });
-    expect(run.code).toBe(0);
+    expect(run.code).toBe(3);
     expect(run.stdout).toMatch(/missing +\.gemini\/settings\.json/);
     expect(run.stdout).toContain('ALLOW_TOOL_WILDCARD_SKIPPED rule .claude/settings.local.json:5');
     expect(run.stdout).toContain('PATH_RULE_NOT_CONSULTED Write(//etc/**)  .claude/settings.json:4, Claude Code 2.1.209, dsh applied it');

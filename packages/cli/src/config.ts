@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { z } from '@deepseek-ai/dsh-core';
+import { parseJsonText } from '@deepseek-ai/dsh-rules';
 import { CliError, CliErrorCode } from './errors.js';
 
 /** Options of one plugin as written in the file (checked by the plugin's own factory), or `false` to leave it out. */
@@ -80,13 +81,10 @@ export function loadConfig(cwd: string, explicit?: string): LoadedConfig {
     if (explicit === undefined && code === 'ENOENT') return { config: {}, file: undefined, workspace: resolve(cwd) };
     throw new CliError(CliErrorCode.CONFIG_UNREADABLE, `${file}: cannot read the configuration: ${(error as Error).message}`);
   }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new CliError(CliErrorCode.CONFIG_UNREADABLE, `${file}: not valid JSON: ${(error as Error).message}`);
-  }
-  const config = parseConfig(json, file);
+  const parsed = parseJsonText(text);
+  if (!parsed.ok)
+    throw new CliError(CliErrorCode.CONFIG_UNREADABLE, `${file}:${parsed.line}:${parsed.column}: not valid JSON: ${parsed.reason}`);
+  const config = parseConfig(parsed.value, file);
   return { config, file, workspace: resolve(dirname(file), config.workspace ?? '.') };
 }
 

@@ -9,7 +9,7 @@ export const ExitCode = {
   EXPECTATION_FAILED: 1,
   /** Bad command line: unknown command or flag, missing argument. */
   USAGE: 2,
-  /** `dsh.config.json` (or `--config`) is unreadable or invalid, a plugin refused its options, or an optional SDK a command needs is missing. */
+  /** `dsh.config.json` (or `--config`) is unreadable or invalid, a plugin refused its options, an optional SDK a command needs is missing, `dsh config check` found something not in force, or `--strict` met a configuration problem. */
   CONFIG: 3,
   /** An input file or value is unreadable or invalid: a transcript, an expectations file, `--input`. */
   INPUT: 4,

@@ -29,7 +29,7 @@ Options:
   --no-color     plain output (also: NO_COLOR=1; colour is only used on a TTY)
 `,
   replay: `Usage: dsh replay <transcript.jsonl> [--config FILE] [--workspace DIR]
-                  [--execute] [--approval allow|deny] [--expect FILE] [--json]
+                  [--execute] [--approval allow|deny] [--expect FILE] [--json] [--strict]
 
 Reads a Claude Code transcript (assistant tool_use blocks) or a dsh session log,
 maps each call onto the configured tools through their external names, and runs
@@ -42,6 +42,8 @@ With the permissions plugin it then tells how to fix the policy: how many
 calls each allow, ask and deny rule decided (and which never matched), and
 allow rules in Claude Code's syntax for the calls that were asked most often,
 each with the calls it covers, ready to paste into .claude/settings.json.
+Configuration problems are printed first (file, line, column), and while there
+is one no rule is suggested: the policy replayed is not the one configured.
 
 Options:
   -c, --config FILE     configuration (default: ./dsh.config.json if present)
@@ -51,9 +53,11 @@ Options:
                         configuration's "approval", else allow)
   --expect FILE         JSON expectations; exit 1 when one fails
   --json                machine-readable output
+  --strict              a configuration problem (a settings file that is not JSON,
+                        a rule or hook left out) is fatal: exit 3, nothing runs
 `,
   'hooks check': `Usage: dsh hooks check --tool NAME [--input JSON] [--settings FILE]
-                      [--config FILE] [--workspace DIR] [--expect allow|deny|ask|none] [--json]
+                      [--config FILE] [--workspace DIR] [--expect allow|deny|ask|none] [--json] [--strict]
        dsh hooks check [--workspace DIR] [--config FILE] [--json]
 
 Runs the hook configuration on one sample call and shows, for every hook, why it
@@ -70,6 +74,8 @@ Options:
                         paths are read as Gemini CLI and Copilot CLI files)
   --expect DECISION     exit 1 unless the combined decision is this (none: no hook decided)
   --json                machine-readable output
+  --strict              a configuration problem (a settings file that is not JSON,
+                        a rule or hook left out) is fatal: exit 3, nothing runs
 `,
   'config check': `Usage: dsh config check [DIR] [--config FILE] [--json]
 
@@ -81,7 +87,10 @@ skill folders and SKILL.md files, .claude/agents/*.md, .mcp.json; then every
 permission rule with its file and line, the hooks, skills, agents and MCP
 servers found, everything skipped and why (with the plugin's code), and every
 rule dsh reads differently from Claude Code, with the Claude Code version the
-difference refers to. Nothing runs: no tool, hook or MCP server.
+difference refers to. Nothing runs: no tool, hook or MCP server. Every
+plugin's options are checked as the other commands check them. Exits 3 when
+anything is wrong: invalid options, a file or entry skipped, a hook script
+that cannot be executed.
 
 Options:
   --json                machine-readable output (the whole report)
@@ -125,7 +134,7 @@ Options:
                   (default: ./dsh.config.json if present, else every plugin)
 `,
   run: `Usage: dsh run "TASK" [--provider P] [--model M] [--base-url URL]
-               [--max-turns N] [--log FILE] [--config FILE]
+               [--max-turns N] [--log FILE] [--config FILE] [--strict]
 
 A coding agent in the current directory (the configuration's workspace) with
 the configured plugins: the model's answer streams to the terminal, calls are
@@ -148,8 +157,9 @@ Options:
   --max-turns N      the most model turns (default 50)
   --log FILE         the session log (default ~/.dsh/sessions/<time>-<id>.jsonl)
   -c, --config FILE  configuration (default: ./dsh.config.json if present)
+  --strict           a configuration problem is fatal: exit 3, nothing runs
 `,
-  'mcp list': `Usage: dsh mcp list [--config FILE] [--json]
+  'mcp list': `Usage: dsh mcp list [--config FILE] [--json] [--strict]
 
 Starts the configured MCP servers (mcpServers of .claude/settings.json and
 .mcp.json in the workspace, and plugins.mcp of dsh.config.json), waits for
@@ -164,11 +174,17 @@ Exits 0 whatever the servers' states.
 Options:
   -c, --config FILE  configuration (default: ./dsh.config.json if present)
   --json             machine-readable output
+  --strict           a configuration problem is fatal: exit 3, nothing runs
 `,
-  catalog: `Usage: dsh catalog [--config FILE] [--json]
+  catalog: `Usage: dsh catalog [--config FILE] [--json] [--strict]
 
 Prints the tool schemas (JSON Schema) and session event types of the configured
 plugins, as Markdown, or JSON with --json.
+
+Options:
+  -c, --config FILE  configuration (default: ./dsh.config.json if present)
+  --json             machine-readable output
+  --strict           a configuration problem is fatal: exit 3, nothing runs
 `,
 };
 

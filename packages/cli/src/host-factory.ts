@@ -14,6 +14,7 @@ import type { PermissionPrompt, PermissionsPlugin } from '@deepseek-ai/dsh-permi
 import { discoverSkills, type SkillCatalog, type SkillPlugin } from '@deepseek-ai/dsh-tool-skill';
 import type { SubagentPlugin } from '@deepseek-ai/dsh-tool-subagent';
 import type { DshConfig, PluginKey } from './config.js';
+import { type ConfigProblem, configProblemsOf, describeConfigProblems } from './config-problems.js';
 import { CliError, CliErrorCode } from './errors.js';
 import { defaultsOf, factories, type PluginOptions, registrationOrder, skillDiscoveryKeys } from './plugin-factories.js';
 
@@ -43,6 +44,8 @@ export interface HostSetup {
    * once (`SUBAGENT_MODEL_FAILED`, "this dsh command runs no model").
    */
   readonly model?: Model;
+  /** Any configuration problem (a settings file skipped, a rule or hook left out) fails the set-up with `CONFIG_INVALID`. */
+  readonly strict?: boolean;
 }
 
 /** A host with the configured plugins registered. */
@@ -58,6 +61,8 @@ export interface BuiltHost {
   readonly subagents: SubagentPlugin | undefined;
   /** The plugins that were registered, by configuration key, in registration order. */
   readonly plugins: readonly PluginKey[];
+  /** What the plugins could not take from the configuration: none of it is in force. */
+  readonly configProblems: readonly ConfigProblem[];
   /**
    * Stops what outlives a command: the MCP servers' processes (core has no
    * shutdown hook), then closes the host (flushes the log). Idempotent.
@@ -138,6 +143,11 @@ export async function buildHost(setup: HostSetup): Promise<BuiltHost> {
     await shutdown().catch(() => undefined);
     throw error;
   }
+  const configProblems = configProblemsOf(host, perms);
+  if (setup.strict === true && configProblems.length > 0) {
+    await shutdown().catch(() => undefined);
+    throw new CliError(CliErrorCode.CONFIG_INVALID, `--strict: ${describeConfigProblems(configProblems).trimEnd()}`);
+  }
   return {
     host,
     permissions: perms,
@@ -145,8 +155,23 @@ export async function buildHost(setup: HostSetup): Promise<BuiltHost> {
     skills: find('toolSkill') as SkillPlugin | undefined,
     subagents: find('toolSubagent') as SubagentPlugin | undefined,
     plugins: made.map((m) => m.key),
+    configProblems,
     shutdown,
   };
+}
+
+/**
+ * Checks every configured plugin's options as `buildHost` does, without registering anything: the
+ * same `CONFIG_INVALID` error, also for the plugins a command leaves out or overrides (`dsh config
+ * check` starts no server and probes no sandbox, yet must refuse what `dsh run` would refuse).
+ */
+export function checkPluginOptions(setup: Pick<HostSetup, 'workspace' | 'config' | 'configSource'>): void {
+  const source = setup.configSource ?? 'configuration';
+  for (const key of registrationOrder) {
+    const fromFile = setup.config.plugins?.[key];
+    if (fromFile === false) continue;
+    make(key, { ...defaultsOf(key, setup.workspace), ...fromFile }, source, { model: noModel(), skills: undefined });
+  }
 }
 
 async function findSkills(planned: readonly { key: PluginKey; options: Options }[], source: string): Promise<SkillCatalog | undefined> {

@@ -72,7 +72,11 @@ describe('reading hook configuration', () => {
     p.settings('.claude/settings.local.json', claudeHooks('PreToolUse', 'Bash', [cmd('exit 0')]));
     const { hooks, problems } = loadHookConfig({ projectDir: p.dir, homeDir: p.home });
     expect(hooks).toHaveLength(1);
-    expect(problems[0]).toMatchObject({ source: '.claude/settings.json', entry: '', message: expect.stringMatching(/^not valid JSON/) });
+    expect(problems[0]).toMatchObject({
+      source: '.claude/settings.json',
+      entry: '',
+      message: expect.stringMatching(/^not valid JSON at line 1, column 12: /),
+    });
     const t = await hostFor(p, { strict: true });
     const outcome = await t.call('bash', { command: 'ls' });
     expect(outcome.status === 'denied' && outcome.reason).toContain('.claude/settings.json: not valid JSON');

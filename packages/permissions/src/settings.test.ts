@@ -67,7 +67,7 @@ describe('rules from settings files', () => {
     expect(t.perms.problems()).toEqual([
       expect.objectContaining({
         code: 'INVALID_SETTINGS',
-        message: expect.stringMatching(/^\.claude\/settings\.json is not valid JSON .*none of its rules apply$/),
+        message: expect.stringMatching(/^\.claude\/settings\.json:1:40: not valid JSON \(.+\); none of its rules apply$/),
       }),
     ]);
     expect(await t.call('shell', { command: 'rm x' })).toMatchObject({ status: 'denied', stage: 'pre-execute' });

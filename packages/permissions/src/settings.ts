@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import { type Anchors, claudeDifferences, type RuleList, type SourcedRule } from '@deepseek-ai/dsh-rules';
+import { type Anchors, claudeDifferences, parseJsonText, type RuleList, type SourcedRule } from '@deepseek-ai/dsh-rules';
 import { type PermissionMode, permissionModes } from './decide.js';
 import { PermissionsError, PermissionsErrorCode } from './errors.js';
 import { jsonLines } from './internal/json-lines.js';
@@ -95,17 +95,16 @@ export async function loadSettings(
       }
       continue;
     }
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch (error) {
+    const parsed = parseJsonText(text);
+    if (!parsed.ok) {
       problems.push({
         code: PermissionsErrorCode.INVALID_SETTINGS,
-        message: `${shown} is not valid JSON (${(error as Error).message}); none of its rules apply`,
+        message: `${shown}:${parsed.line}:${parsed.column}: not valid JSON (${parsed.reason}); none of its rules apply`,
         file,
       });
       continue;
     }
+    const json = parsed.value;
     const lineOf = jsonLines(text);
     const block = (json as { permissions?: unknown } | null)?.permissions;
     if (block === undefined) continue;

@@ -15,6 +15,7 @@ export { type ClaudeDifference, type ClaudeDifferenceCode, claudeDifferences, sk
 export { RulesError, RulesErrorCode } from './errors.js';
 export { type FrontMatter, type FrontMatterRepair, parseFrontMatter } from './front-matter.js';
 export { realOrSelf } from './internal/patterns.js';
+export { type JsonSyntaxProblem, type JsonTextResult, jsonSyntaxProblem, parseJsonText } from './json-text.js';
 export { checkRules, matchRule, type RuleCheck, RuleMatcher, type RuleTest, testRule } from './match.js';
 export { formatRule, kindOf, type PermissionRule, parseRule, type RuleList, type SpecifierKind } from './rule.js';
 export { type Coverage, coverage, namesTool, type RuleMatch, type RuleOrigin, RuleSet, type SourcedRule } from './rule-set.js';

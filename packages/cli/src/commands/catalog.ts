@@ -1,5 +1,6 @@
 import { catalogMarkdown, catalogOf } from '@deepseek-ai/dsh-core';
 import { loadConfig } from '../config.js';
+import { announceConfigProblems } from '../config-problems.js';
 import { ExitCode } from '../exit-codes.js';
 import { buildHost } from '../host-factory.js';
 import type { CliIo } from '../io.js';
@@ -8,16 +9,20 @@ import type { CliIo } from '../io.js';
 export interface CatalogOptions {
   readonly config?: string;
   readonly json: boolean;
+  /** Any configuration problem (a settings file skipped, a rule or hook left out) is fatal: `CONFIG_INVALID`, nothing runs. */
+  readonly strict?: boolean;
 }
 
 /** `dsh catalog`: the tool schemas and event types of the configured plugins, generated from the code. */
 export async function runCatalog(io: CliIo, options: CatalogOptions): Promise<ExitCode> {
   const loaded = loadConfig(io.cwd, options.config);
-  const { host, mcp, shutdown } = await buildHost({
+  const { host, mcp, shutdown, configProblems } = await buildHost({
     workspace: loaded.workspace,
     config: loaded.config,
     configSource: loaded.file ?? 'defaults',
+    strict: options.strict === true,
   });
+  announceConfigProblems(io, configProblems);
   let catalog: ReturnType<typeof catalogOf>;
   try {
     // MCP servers register their tools once ready: list them all, not only the fast ones.

@@ -5,6 +5,7 @@ import { collectConfig } from '../config-check/collect.js';
 import { type ConfigSection, renderConfigCheck } from '../config-check/render.js';
 import { CliError, CliErrorCode } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
+import { checkPluginOptions } from '../host-factory.js';
 import type { CliIo } from '../io.js';
 
 /** Options of `dsh config check`. */
@@ -33,7 +34,9 @@ export async function runConfigCheck(io: CliIo, options: ConfigCheckOptions): Pr
     // Reported below.
   }
   if (!isDir) throw new CliError(CliErrorCode.INPUT_INVALID, `${options.dir ?? project}: not a project folder (no such directory)`);
-  const report = await collectConfig({ project, config: loaded.config, configSource: loaded.file ?? 'defaults' });
+  const setup = { workspace: project, config: loaded.config, configSource: loaded.file ?? 'defaults' };
+  checkPluginOptions(setup);
+  const report = await collectConfig({ project, config: setup.config, configSource: setup.configSource });
   if (options.json) {
     const shown =
       options.section === 'hooks'
@@ -49,5 +52,7 @@ export async function runConfigCheck(io: CliIo, options: ConfigCheckOptions): Pr
   } else {
     io.stdout.write(renderConfigCheck(io.style, report, options.section));
   }
-  return ExitCode.OK;
+  // Anything skipped (a settings file, a rule, a hook entry, a skill) is configuration not in force.
+  const relevant = options.section === 'hooks' ? report.skipped.filter((s) => s.kind === 'hook') : report.skipped;
+  return relevant.length > 0 ? ExitCode.CONFIG : ExitCode.OK;
 }

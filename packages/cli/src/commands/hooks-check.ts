@@ -4,6 +4,7 @@ import { resolve, sep } from 'node:path';
 import type { AnyToolDefinition, Args, Host } from '@deepseek-ai/dsh-core';
 import { type HookDialect, type HookRunRecord, type HooksBridgeOptions, loadHookConfig } from '@deepseek-ai/dsh-hooks-bridge';
 import { loadConfig } from '../config.js';
+import { announceConfigProblems } from '../config-problems.js';
 import { CliError, CliErrorCode } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { explainAnswer, explainMatch } from '../hooks/explain.js';
@@ -25,6 +26,8 @@ export interface HooksCheckOptions {
   readonly settings?: string;
   /** The combined decision the check must find; exit 1 otherwise. */
   readonly expect?: 'allow' | 'deny' | 'ask' | 'none';
+  /** Any configuration problem (a settings file skipped, a rule or hook left out) is fatal: `CONFIG_INVALID`, nothing runs. */
+  readonly strict?: boolean;
 }
 
 const callId = 'hooks-check';
@@ -56,7 +59,7 @@ export async function runHooksCheck(io: CliIo, options: HooksCheckOptions): Prom
   const toolBash = loaded.config.plugins?.toolBash;
   // What each hook saw and said, in full: the session log keeps only an excerpt of stderr.
   const records = new Map<string, HookRunRecord>();
-  const { host, mcp, shutdown } = await buildHost({
+  const { host, mcp, shutdown, configProblems } = await buildHost({
     workspace,
     config: { ...loaded.config, defaultDecision: 'allow' },
     configSource: loaded.file ?? 'defaults',
@@ -72,7 +75,9 @@ export async function runHooksCheck(io: CliIo, options: HooksCheckOptions): Prom
       // Bodies never run, so the sandbox does not matter; its probe must not deny the call before the hooks see it.
       ...(toolBash === false ? {} : { toolBash: { ...(toolBash ?? {}), sandbox: { provider: 'none' } } }),
     },
+    strict: options.strict === true,
   });
+  announceConfigProblems(io, configProblems);
   let tool: AnyToolDefinition;
   let args: Args;
   let step: Awaited<ReturnType<Host['runStep']>>;

@@ -2,6 +2,7 @@ import { homedir } from 'node:os';
 import { loadHookConfig } from '@deepseek-ai/dsh-hooks-bridge';
 import type { McpServerStatus } from '@deepseek-ai/dsh-mcp';
 import { loadConfig } from '../config.js';
+import { announceConfigProblems } from '../config-problems.js';
 import { ExitCode } from '../exit-codes.js';
 import { buildHost } from '../host-factory.js';
 import type { CliIo } from '../io.js';
@@ -12,6 +13,8 @@ import { type ToolPolicy, toolPolicy } from '../mcp/tool-policy.js';
 export interface McpListOptions {
   readonly config?: string;
   readonly json: boolean;
+  /** Any configuration problem (a settings file skipped, a rule or hook left out) is fatal: `CONFIG_INVALID`, nothing runs. */
+  readonly strict?: boolean;
 }
 
 /** One server as `dsh mcp list` reports it. */
@@ -55,7 +58,9 @@ export async function runMcpList(io: CliIo, options: McpListOptions): Promise<Ex
     configSource: loaded.file ?? 'defaults',
     // Nothing runs: only the tools' names and the policies that read them are needed.
     overrides: { codeMode: false, toolSubagent: false },
+    strict: options.strict === true,
   });
+  announceConfigProblems(io, built.configProblems);
   let report: McpListReport;
   try {
     await built.mcp?.ready();

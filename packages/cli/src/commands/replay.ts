@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { PermissionPrompt } from '@deepseek-ai/dsh-permissions';
 import { loadConfig } from '../config.js';
+import { announceConfigProblems } from '../config-problems.js';
 import { ExitCode } from '../exit-codes.js';
 import { buildHost } from '../host-factory.js';
 import type { CliIo } from '../io.js';
@@ -25,6 +26,8 @@ export interface ReplayOptions {
   readonly approval?: 'allow' | 'deny';
   /** A file of expectations; exit 1 when one fails. */
   readonly expect?: string;
+  /** Any configuration problem (a settings file skipped, a rule or hook left out) is fatal: `CONFIG_INVALID`, nothing runs. */
+  readonly strict?: boolean;
 }
 
 /**
@@ -54,6 +57,7 @@ export async function runReplay(io: CliIo, options: ReplayOptions): Promise<Exit
     host,
     permissions: perms,
     shutdown,
+    configProblems,
   } = await buildHost({
     workspace,
     config: loaded.config,
@@ -62,7 +66,9 @@ export async function runReplay(io: CliIo, options: ReplayOptions): Promise<Exit
     prompt,
     // Replaying must never leave grants behind in the real project.
     overrides: { permissions: { ...asObject(loaded.config.plugins?.permissions), grantsFile: false, remember: ['session'] } },
+    strict: options.strict === true,
   });
+  announceConfigProblems(io, configProblems);
   const rewriteFrom = [transcript.cwd, original].filter((p): p is string => p !== undefined);
   recorder = recordAdvice(host);
   const hostIds = new Map<ReplayRow, string>();
@@ -71,7 +77,9 @@ export async function runReplay(io: CliIo, options: ReplayOptions): Promise<Exit
   try {
     rows = await replaySteps(host, transcript, { execute: options.execute, rewriteFrom, workspace, approvals, hostIds });
     recorder.stop();
-    advice = perms === undefined ? undefined : await adviseOnPolicy(perms, rows, recorder, (row) => hostIds.get(row));
+    // Rules suggested against a policy with a file left out would be suggested against the wrong policy.
+    advice =
+      perms === undefined || configProblems.length > 0 ? undefined : await adviseOnPolicy(perms, rows, recorder, (row) => hostIds.get(row));
   } finally {
     await shutdown();
   }
@@ -97,6 +105,10 @@ export async function runReplay(io: CliIo, options: ReplayOptions): Promise<Exit
     );
     io.stdout.write(renderReplay(io.style, rows, summary, checked, { wide: !io.isTTY, workspace }));
     if (advice !== undefined) io.stdout.write(renderAdvice(io.style, advice, rows));
+    else if (perms !== undefined && configProblems.length > 0)
+      io.stdout.write(
+        `\n${io.style.yellow('No rule suggestions: the policy replayed is not the one configured (configuration problems above). Fix them first: dsh config check.')}\n`,
+      );
   }
   return failed ? ExitCode.EXPECTATION_FAILED : ExitCode.OK;
 }

@@ -6,6 +6,7 @@ import { type AgentResult, type Model, runAgent } from '@deepseek-ai/dsh-agent';
 import { connectModel, type Provider, providers } from '@deepseek-ai/dsh-agent/connect';
 import { DshError, jsonlSink, messageOf } from '@deepseek-ai/dsh-core';
 import { loadConfig } from '../config.js';
+import { announceConfigProblems } from '../config-problems.js';
 import { CliError, CliErrorCode } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { buildHost } from '../host-factory.js';
@@ -28,6 +29,8 @@ export interface RunOptions {
   readonly maxTurns?: number;
   /** Where the session log goes: `~/.dsh/sessions/<time>-<id>.jsonl` by default. */
   readonly log?: string;
+  /** Any configuration problem (a settings file skipped, a rule or hook left out) is fatal: `CONFIG_INVALID`, nothing runs. */
+  readonly strict?: boolean;
   /** A model to use instead of connecting to one (tests of the library). */
   readonly modelOverride?: Model;
 }
@@ -74,7 +77,9 @@ export async function runRun(io: CliIo, options: RunOptions): Promise<ExitCode> 
     ui,
     prompt,
     model,
+    strict: options.strict === true,
   });
+  announceConfigProblems(io, built.configProblems);
   process.on('SIGINT', interrupt);
   let result: AgentResult;
   try {

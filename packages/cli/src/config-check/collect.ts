@@ -6,6 +6,7 @@ import { defaultSettingsFiles } from '@deepseek-ai/dsh-permissions';
 import type { DshConfig } from '../config.js';
 import { buildHost } from '../host-factory.js';
 import { defaultMcpFiles } from '../plugin-factories.js';
+import { unexecutableScript } from './hook-scripts.js';
 import type { ConfigCheckReport, ConfigFile, FileUse, SkippedItem } from './report-types.js';
 
 /** What `collectConfig` needs: the project folder and the configuration that names the plugins' options. */
@@ -166,6 +167,18 @@ export async function collectConfig(options: CollectOptions): Promise<ConfigChec
         code: 'HOOK_CONFIG_INVALID',
         why: p.message,
         whole: true,
+      });
+    }
+    const hookDir = resolve(project, String(hookOptions?.projectDir ?? project));
+    for (const h of hookConfig?.hooks ?? []) {
+      const script = unexecutableScript(h.command, hookDir, process.env);
+      if (script === undefined) continue;
+      skipped.push({
+        kind: 'hook',
+        path: `${h.source}#${h.id}`,
+        code: 'HOOK_NOT_EXECUTABLE',
+        why: `${show(script)} has no execute bit: the hook fails on every call it matches (chmod +x it)`,
+        whole: false,
       });
     }
     return {

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { parseJsonText } from '@deepseek-ai/dsh-rules';
 
 /** What reading a settings file gave: nothing (absent), its JSON, or why it could not be used. */
 export type JsonFile =
@@ -16,11 +17,10 @@ export function readJsonFile(path: string, comments = false): JsonFile {
     if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'absent' };
     return { kind: 'error', message: `cannot read the file: ${(error as Error).message}` };
   }
-  try {
-    return { kind: 'ok', value: JSON.parse(comments ? stripComments(text) : text) };
-  } catch (error) {
-    return { kind: 'error', message: `not valid JSON: ${(error as Error).message}` };
-  }
+  // Comments are blanked out, not removed, so the line and column still point into the file as written.
+  const parsed = parseJsonText(comments ? stripComments(text) : text);
+  if (parsed.ok) return { kind: 'ok', value: parsed.value };
+  return { kind: 'error', message: `not valid JSON at line ${parsed.line}, column ${parsed.column}: ${parsed.reason}` };
 }
 
 /** Removes `//` and block comments outside strings, keeping line breaks so positions stay readable. */
