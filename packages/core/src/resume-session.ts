@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { appendFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { stringify } from 'lossless-json';
@@ -78,20 +79,25 @@ export const interruptedCallMessage =
  *
  * `host` must be fresh (nothing logged yet), have the log's session id and its
  * tools registered. Given a path, the host's sink must be `openJsonlSink(path)`,
- * which holds the log's one-writer lock. Throws `RESUME_REFUSED` when any of
- * that is not so, and `INVALID_SESSION_LOG` for a corrupt log; in both cases the
- * log is left exactly as it was. A torn last line is terminated (a newline is
+ * which holds the log's one-writer lock. Given events (`loadSessionLog`'s:
+ * its synthetic results are not taken for logged ones) and a JSONL sink, they
+ * must be that sink's file's. Throws `RESUME_REFUSED` when any of that is not
+ * so, and `INVALID_SESSION_LOG` for a corrupt log; in both cases the log is
+ * left exactly as it was. A torn last line is terminated (a newline is
  * appended) and recorded in `session/resumed`, never removed.
+ *
+ * A resume is itself resumable at every point: killed anywhere, the next
+ * resume answers what this one left unanswered, each call exactly once.
  */
 export async function resumeSession(host: Host, source: ResumeSource, options: ResumeOptions = {}): Promise<ResumedSession> {
   const rt = runtimeOf(host);
   if (rt === undefined) throw refused('resumeSession needs a host made by createHost');
   if (rt.log.lastSeq !== 0) throw refused(`the host has already logged ${rt.log.lastSeq} events: resume with a fresh host`);
-  const journal = await journalFrom(rt, source);
+  const { journal, file } = await journalFrom(rt, source);
   if (journal.session !== rt.session) {
     throw refused(`the log belongs to session "${journal.session}" but the host's session is "${rt.session}"`);
   }
-  if (typeof source === 'string' && !journal.endsWithNewline) await appendFile(source, '\n');
+  if (file !== undefined && !journal.endsWithNewline) await appendFile(file, '\n');
   rt.log.continueFrom(journal.lastSeq);
   await durable(rt, 'session/resumed', {
     afterSeq: journal.lastSeq,
@@ -148,19 +154,46 @@ export async function resumeSession(host: Host, source: ResumeSource, options: R
   };
 }
 
-async function journalFrom(rt: Runtime, source: ResumeSource): Promise<SessionJournal> {
+/** The journal to resume, and the JSONL file the resume continues (its torn last line is terminated). */
+interface Resumable {
+  readonly journal: SessionJournal;
+  readonly file: string | undefined;
+}
+
+async function journalFrom(rt: Runtime, source: ResumeSource): Promise<Resumable> {
+  const sink = rt.log.sink as Partial<LockedJsonlSink> | undefined;
   if (typeof source === 'string') {
-    const sink = rt.log.sink as Partial<LockedJsonlSink> | undefined;
     if (sink?.lock?.held !== true || typeof sink.path !== 'string' || resolve(sink.path) !== resolve(source)) {
       throw refused(
         `resuming ${source} needs a host whose sink is openJsonlSink(${JSON.stringify(source)}): ` +
           'it holds the one-writer lock, so no other host appends to the log meanwhile',
       );
     }
-    return readSessionJournal(source);
+    return { journal: await readSessionJournal(source), file: source };
   }
   if (!Array.isArray(source)) throw refused('resumeSession needs the path of a JSONL session log or its events');
-  return journalOf(source);
+  const journal = journalOf(source);
+  if (typeof sink?.path !== 'string') return { journal, file: undefined };
+  return { journal: await sameAsFile(journal, sink.path), file: sink.path };
+}
+
+/**
+ * Events resumed into a JSONL sink continue that sink's file: they must be
+ * the file's events (its unanswered calls are the ones answered), and the
+ * file's torn last line is terminated and recorded as for a path.
+ */
+async function sameAsFile(journal: SessionJournal, path: string): Promise<SessionJournal> {
+  const onDisk = existsSync(path) ? await readSessionJournal(path) : undefined;
+  const lastSeq = onDisk?.lastSeq ?? 0;
+  const openSeqs = (j: SessionJournal) => j.open.map((o) => o.event.seq).join(',');
+  if (onDisk === undefined || lastSeq !== journal.lastSeq || onDisk.session !== journal.session || openSeqs(onDisk) !== openSeqs(journal)) {
+    throw refused(
+      `the sink's log ${path} ends at seq ${lastSeq} but the events end at seq ${journal.lastSeq}` +
+        (lastSeq === journal.lastSeq ? ' with other unanswered calls or another session' : '') +
+        ': resume from the events of the log the sink writes (loadSessionLog of that path)',
+    );
+  }
+  return { ...journal, tornLastLine: onDisk.tornLastLine, endsWithNewline: onDisk.endsWithNewline };
 }
 
 function identityOf(open: OpenCall): CallIdentity {

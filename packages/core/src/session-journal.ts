@@ -33,7 +33,7 @@ export interface SessionJournal {
   readonly endsWithNewline: boolean;
   /** Every top-level call in the order its first `tool/call` was logged (the model's order). */
   readonly calls: readonly JournalCall[];
-  /** Calls without a result, in log order. */
+  /** Calls without a result, in the order they were first logged (the model's order, re-runs included). */
   readonly open: readonly OpenCall[];
 }
 
@@ -41,24 +41,34 @@ function invalid(message: string, seq?: number): DshError {
   return new DshError(ErrorCode.INVALID_SESSION_LOG, message, seq === undefined ? undefined : { data: { seq } });
 }
 
+/** A call's latest `tool/call` while it has no result; `rerun` once a resume announced it runs again. */
+interface Pending extends OpenCall {
+  rerun: boolean;
+}
+
 /**
  * Checks a session log's events for resuming and finds its unanswered calls.
  * Throws `INVALID_SESSION_LOG` for an empty log, events of two sessions, or a
  * `seq` that does not start at 1 and rise by one (a log with lines lost or
- * two writers). A call run again on an earlier resume (`tool/interrupted`
- * with `rerun`) is answered by the result of its new `tool/call`.
+ * two writers). The synthetic results `loadSessionLog` adds (`synthetic: true`)
+ * were never logged: they are skipped, so their calls stay unanswered.
+ *
+ * A call run again on an earlier resume (`tool/interrupted` with `rerun`) is
+ * answered by the result of its new `tool/call`. Until that `tool/call` is
+ * logged the call stays unanswered under its old one: a resume cut short
+ * between announcing a re-run and running it loses no call.
  */
 export function journalOf(
   events: readonly AnySessionEvent[],
   where = 'the session log',
   file?: { readonly tornLastLine: number | undefined; readonly endsWithNewline: boolean },
 ): SessionJournal {
-  const first = events[0];
+  const logged = events.filter((e) => !isSynthetic(e));
+  const first = logged[0];
   if (first === undefined) throw invalid(`${where} has no events: there is no session to resume`);
   const calls: JournalCall[] = [];
-  const open = new Map<string, OpenCall[]>();
-  const rerun = new Map<string, JournalCall | undefined>();
-  for (const [index, event] of events.entries()) {
+  const open = new Map<string, Pending[]>();
+  for (const [index, event] of logged.entries()) {
     if (event.session !== first.session) {
       throw invalid(`${where}: event ${event.seq} belongs to session "${event.session}", not "${first.session}"`, event.seq);
     }
@@ -66,35 +76,47 @@ export function journalOf(
       throw invalid(`${where}: event ${index + 1} has seq ${event.seq}: events are missing or a second writer appended`, event.seq);
     }
     if (event.call === undefined) continue;
+    const list = open.get(event.call) ?? [];
     if (event.type === 'tool/call') {
-      let entry = rerun.get(event.call);
-      rerun.delete(event.call);
-      if (entry === undefined && event.data.parent === undefined) {
+      // A re-run takes the place of the call it runs again, and answers its transcript entry.
+      const at = list.findIndex((p) => p.rerun);
+      let entry = at >= 0 ? list.splice(at, 1)[0]?.entry : undefined;
+      if (at < 0 && event.data.parent === undefined) {
         entry = { id: event.call, name: event.data.name, args: event.data.args, seq: event.seq, outcome: undefined };
         calls.push(entry);
       }
-      const list = open.get(event.call) ?? [];
-      list.push({ event, entry });
+      list.push({ event, entry, rerun: false });
       open.set(event.call, list);
     } else if (event.type === 'tool/result') {
-      const answered = open.get(event.call)?.shift();
+      const answered = list.shift();
       if (answered?.entry !== undefined) answered.entry.outcome = event.data.outcome;
-    } else if (event.type === 'tool/interrupted' && event.data.resolution === 'rerun') {
-      // The call runs again under the same id: its new tool/call takes the old one's place.
-      const list = open.get(event.call) ?? [];
-      const at = list.findIndex((o) => o.event.seq === event.data.callSeq);
-      if (at >= 0) rerun.set(event.call, list.splice(at, 1)[0]?.entry);
+    } else if (event.type === 'tool/interrupted') {
+      // A later resume may decide otherwise (`interrupted`): then the call's own result answers it.
+      const pending = list.find((p) => p.event.seq === event.data.callSeq);
+      if (pending !== undefined) pending.rerun = event.data.resolution === 'rerun';
     }
   }
-  const unanswered = [...open.values()].flat().sort((a, b) => a.event.seq - b.event.seq);
+  const unanswered: OpenCall[] = [...open.values()]
+    .flat()
+    .sort((a, b) => firstSeq(a) - firstSeq(b))
+    .map(({ event, entry }) => ({ event, entry }));
   return {
     session: first.session,
-    lastSeq: events.length,
+    lastSeq: logged.length,
     tornLastLine: file?.tornLastLine,
     endsWithNewline: file?.endsWithNewline ?? true,
     calls,
     open: unanswered,
   };
+}
+
+/** Where the call was first logged: a re-run keeps the place the model gave it. */
+function firstSeq(open: OpenCall): number {
+  return open.entry?.seq ?? open.event.seq;
+}
+
+function isSynthetic(event: AnySessionEvent): boolean {
+  return event.type === 'tool/result' && event.data.synthetic === true;
 }
 
 /** Reads the JSONL log at `path` and checks it with {@link journalOf}. Never writes to it. */

@@ -43,26 +43,42 @@ function recordsTornLine(line: string | undefined, torn: number): boolean {
 
 /**
  * Splits a JSONL session log into events. A torn last line is dropped. A bad
- * line elsewhere is `INVALID_SESSION_LOG` naming it, unless the line right
- * after it is the `session/resumed` event that recorded it as the torn last
- * line of an earlier crash: the log is never rewritten, so that line stays.
+ * line elsewhere is `INVALID_SESSION_LOG` naming it, unless it starts a run of
+ * bad lines that the `session/resumed` event right after the run recorded as
+ * the torn last line of an earlier crash (the log is never rewritten, so those
+ * lines stay), or that runs to a torn last line. A run longer than one line is
+ * what a resume killed while recording a torn line leaves: it had terminated
+ * the line, and its own first event was torn in turn.
  */
 export function parseLogLines(text: string, path: string): LogLines {
   const lines = text.split('\n');
   const endsWithNewline = lines.at(-1) === '';
   if (endsWithNewline) lines.pop();
   const events: AnySessionEvent[] = [];
-  for (const [index, line] of lines.entries()) {
-    const event = eventOf(line);
+  for (let index = 0; index < lines.length; index++) {
+    const event = eventOf(lines[index] ?? '');
     if (typeof event === 'object') {
       events.push(event);
       continue;
     }
-    const last = index === lines.length - 1;
-    if (last && (event === 'not-json' || !endsWithNewline)) return { events, tornLastLine: index + 1, endsWithNewline };
-    if (recordsTornLine(lines[index + 1], index + 1)) continue;
+    // A torn line is never JSON: only such lines make a run.
+    const end = event === 'not-json' ? badRunEnd(lines, index) : index;
+    const last = end === lines.length - 1;
+    const torn = last && (!endsWithNewline || event === 'not-json');
+    if (torn) return { events, tornLastLine: end + 1, endsWithNewline };
+    if (!last && recordsTornLine(lines[end + 1], end + 1)) {
+      index = end;
+      continue;
+    }
     const what = event === 'not-json' ? 'not a JSON line' : 'not a session event';
     throw new DshError(ErrorCode.INVALID_SESSION_LOG, `${path}:${index + 1}: ${what}`, { data: { path, line: index + 1 } });
   }
   return { events, tornLastLine: undefined, endsWithNewline };
+}
+
+/** The index of the last line of the run of lines that are not JSON at `start`. */
+function badRunEnd(lines: readonly string[], start: number): number {
+  let end = start;
+  while (end + 1 < lines.length && eventOf(lines[end + 1] ?? '') === 'not-json') end += 1;
+  return end;
 }

@@ -6,6 +6,8 @@ interface CallSeen {
   results: number;
   requests: number;
   answers: number;
+  /** A resume announced that the call runs again (`tool/interrupted` rerun) and its new `tool/call` has not come. */
+  rerun: boolean;
 }
 
 /**
@@ -17,20 +19,22 @@ interface CallSeen {
  * after its `tool/result`; a step's `context/message` comes after the results
  * it gathers; a `tool/interrupted` (from `resumeSession`) comes between a
  * call's `tool/call` and its result, and one that re-runs the call stands
- * for its result (the new `tool/call` under a new token answers it). A list that starts after seq 1 (older events dropped from
+ * for its result once the new `tool/call` (same id, new token) is logged; a
+ * later resume may announce it again, or end it with its own result. A list that starts after seq 1 (older events dropped from
  * memory, see `host.events.dropped()`) is checked from where it starts: calls
  * whose `tool/call` was dropped are not reported.
  */
 export function logProblems(events: readonly AnySessionEvent[]): string[] {
   const problems: string[] = [];
   const calls = new Map<string, CallSeen>();
+  const reruns = new Map<string, CallSeen>();
   const truncated = (events[0]?.seq ?? 1) > 1;
   const seenOf = (event: AnySessionEvent): CallSeen | undefined => {
     const key = `${event.token}/${event.call}`;
     let seen = calls.get(key);
     if (seen === undefined) {
       if (event.type !== 'tool/call' && truncated) return undefined;
-      seen = { calls: 0, results: 0, requests: 0, answers: 0 };
+      seen = { calls: 0, results: 0, requests: 0, answers: 0, rerun: false };
       calls.set(key, seen);
     }
     return seen;
@@ -41,7 +45,17 @@ export function logProblems(events: readonly AnySessionEvent[]): string[] {
       problems.push(`seq ${event.seq} follows ${previous.seq}`);
     }
     const seen = event.call === undefined ? undefined : seenOf(event);
+    if (event.type === 'tool/call' && event.call !== undefined) {
+      // The new tool/call of a call a resume runs again answers the old one.
+      const rerun = reruns.get(event.call);
+      reruns.delete(event.call);
+      if (rerun?.rerun === true) {
+        rerun.rerun = false;
+        rerun.results += 1;
+      }
+    }
     if (seen !== undefined) checkCallEvent(event, seen, problems);
+    if (seen?.rerun === true && event.call !== undefined) reruns.set(event.call, seen);
     if (event.type === 'context/message') {
       for (const part of event.data.parts) {
         const open = [...calls.entries()].find(([key, v]) => key.endsWith(`/${part.call}`) && v.results === 0);
@@ -50,7 +64,9 @@ export function logProblems(events: readonly AnySessionEvent[]): string[] {
     }
   }
   for (const [key, seen] of calls) {
-    if (seen.results === 0) problems.push(`call ${key.split('/').slice(1).join('/')} has no tool/result`);
+    const call = `call ${key.split('/').slice(1).join('/')}`;
+    if (seen.rerun) problems.push(`${call} has no tool/result: its re-run was announced but never logged`);
+    else if (seen.results === 0) problems.push(`${call} has no tool/result`);
   }
   return problems;
 }
@@ -85,7 +101,7 @@ function checkCallEvent(event: AnySessionEvent, seen: CallSeen, problems: string
       if (seen.calls === 0) problems.push(`${call} has a tool/interrupted before its tool/call`);
       if (seen.results > 0) problems.push(`${call} has a tool/interrupted after its tool/result`);
       // A re-run call continues under a new token: its new tool/call and tool/result answer it.
-      if (event.data.resolution === 'rerun') seen.results += 1;
+      seen.rerun = event.data.resolution === 'rerun';
       return;
     case 'tool/late-settlement':
       if (seen.results === 0) problems.push(`${call} has a tool/late-settlement before its tool/result`);
