@@ -1,7 +1,8 @@
-import { createHost, type Outcome, z } from '@deepseek-ai/dsh-core';
+import { type Outcome, z } from '@deepseek-ai/dsh-core';
 import { logProblems } from '@deepseek-ai/dsh-core/testing';
 import { generateText, tool } from 'ai';
-import { expect, it, vi } from 'vitest';
+import { expect, it } from 'vitest';
+import { expectOneCallAndResultEach, loggedHost } from './fixtures/logged-host.js';
 import { scriptedModel } from './fixtures/scripted-model.js';
 import { resultsOf } from './fixtures/workspace.js';
 import { dshTools } from './index.js';
@@ -27,11 +28,12 @@ function waitingTool() {
 
 it("aborts the running body through dsh's signal when the SDK's abortSignal fires, and the call still gets one result", async () => {
   const w = waitingTool();
-  const host = createHost({ defaultDecision: 'allow' });
+  const host = await loggedHost({ defaultDecision: 'allow' });
   const dsh = dshTools(host, { tools: { wait: w.tool } });
   const model = scriptedModel([{ calls: [{ id: 'ab1', name: 'wait', input: {} }] }, { text: 'never' }]);
   await generateText({ model, tools: dsh.tools, prompt: 'go', abortSignal: w.controller.signal }).catch(() => undefined);
-  await vi.waitFor(() => expect(resultsOf(host.events.list())).toHaveLength(1), { timeout: 30_000 });
+  await dsh.settled();
+  await expectOneCallAndResultEach(host, ['ab1']);
   expect(w.sawAbort()).toBe(true);
   expect(host.events.list().find((e) => e.type === 'tool/result')?.data).toMatchObject({ outcome: { status: 'error' } });
   expect(logProblems(host.events.list())).toEqual([]);
@@ -39,7 +41,7 @@ it("aborts the running body through dsh's signal when the SDK's abortSignal fire
 
 it("settles a call whose body ignores the SDK's abortSignal once the host's grace period ends, with one result", async () => {
   const controller = new AbortController();
-  const host = createHost({ defaultDecision: 'allow', abortGraceMs: 20 });
+  const host = await loggedHost({ defaultDecision: 'allow', abortGraceMs: 20 });
   const dsh = dshTools(host, {
     tools: {
       stuck: tool({
@@ -54,13 +56,15 @@ it("settles a call whose body ignores the SDK's abortSignal once the host's grac
   });
   const model = scriptedModel([{ calls: [{ id: 'st1', name: 'stuck', input: {} }] }, { text: 'never' }]);
   await generateText({ model, tools: dsh.tools, prompt: 'go', abortSignal: controller.signal }).catch(() => undefined);
-  await vi.waitFor(() => expect(resultsOf(host.events.list())).toEqual([['st1', 'error']]), { timeout: 30_000 });
+  await dsh.settled();
+  expect(resultsOf(host.events.list())).toEqual([['st1', 'error']]);
+  await expectOneCallAndResultEach(host, ['st1']);
   expect(logProblems(host.events.list())).toEqual([]);
 });
 
 it('follows the abortSignal of an execute the SDK runs without asking needsApproval first', async () => {
   const w = waitingTool();
-  const host = createHost({ defaultDecision: 'allow' });
+  const host = await loggedHost({ defaultDecision: 'allow' });
   const dsh = dshTools(host, { tools: { wait: w.tool } });
   const execute = dsh.tools.wait?.execute;
   if (execute === undefined) throw new Error('the tool has no execute');
@@ -68,4 +72,5 @@ it('follows the abortSignal of an execute the SDK runs without asking needsAppro
   expect(w.sawAbort()).toBe(true);
   expect(outcome.status).toBe('error');
   expect(resultsOf(host.events.list())).toEqual([['direct1', 'error']]);
+  await expectOneCallAndResultEach(host, ['direct1']);
 });

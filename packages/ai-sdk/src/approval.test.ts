@@ -1,12 +1,13 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { createHost, type Host } from '@deepseek-ai/dsh-core';
+import type { Host } from '@deepseek-ai/dsh-core';
 import { logProblems } from '@deepseek-ai/dsh-core/testing';
 import { permissions } from '@deepseek-ai/dsh-permissions';
 import { toolBash } from '@deepseek-ai/dsh-tool-bash';
 import { generateText, type ModelMessage, stepCountIs } from 'ai';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { addedMessages } from './fixtures/conversation.js';
+import { expectOneCallAndResultEach, loggedHost } from './fixtures/logged-host.js';
 import { promptText, scriptedModel } from './fixtures/scripted-model.js';
 import { resultsOf, workspace } from './fixtures/workspace.js';
 import { aiSdkApprovals, dshTools } from './index.js';
@@ -23,7 +24,7 @@ async function setup() {
     grantsFile: false,
     rules: { ask: ['Bash(touch *)'] },
   });
-  const host = createHost({ approval: perms.approval(approvals.provider) });
+  const host = await loggedHost({ approval: perms.approval(approvals.provider) });
   await host.use(toolBash({ cwd: ws.dir }));
   await host.use(perms);
   return { host, dsh: dshTools(host, { approvals }) };
@@ -82,6 +83,7 @@ describe("dsh's ask as the SDK's tool approval", () => {
       ['p1', 'ok'],
       ['p2', 'denied'],
     ]);
+    await expectOneCallAndResultEach(host, ['p1', 'p2']);
     expect(logProblems(host.events.list())).toEqual([]);
   });
 
@@ -111,6 +113,7 @@ describe("dsh's ask as the SDK's tool approval", () => {
       outcome: { status: 'denied', stage: 'approval', reason: expect.stringContaining('not in this folder') },
     });
     expect(existsSync(marker)).toBe(false);
+    await expectOneCallAndResultEach(host, ['n1']);
     expect(logProblems(host.events.list())).toEqual([]);
   });
 
@@ -123,7 +126,7 @@ describe("dsh's ask as the SDK's tool approval", () => {
       rules: { ask: ['Bash(touch *)'] },
     });
     const asked: string[] = [];
-    const host = createHost({
+    const host = await loggedHost({
       approval: perms.approval((request) => {
         asked.push(request.call.id);
         return 'allowed-once';
@@ -138,5 +141,7 @@ describe("dsh's ask as the SDK's tool approval", () => {
     expect(approvalRequests(result.content)).toEqual([]);
     expect(asked).toEqual(['i1']);
     expect(existsSync(marker)).toBe(true);
+    await dsh.settled();
+    await expectOneCallAndResultEach(host, ['i1']);
   });
 });

@@ -70,6 +70,12 @@ export class CallRun {
     return this.phase === 'done';
   }
 
+  /** Waiting for someone outside the pipeline: the user's answer, or the SDK's `execute`. */
+  get waitsForSomeone(): boolean {
+    if (this.phase === 'asking') return !this.answer.settled;
+    return this.phase === 'held' && !this.release.settled;
+  }
+
   /** Records the committed outcome; any question still open about the run now has its answer. */
   finish(outcome: Outcome): void {
     this.phase = 'done';

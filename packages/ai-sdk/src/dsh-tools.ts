@@ -1,9 +1,10 @@
 import { type Args, DshError, type Host, type Outcome } from '@deepseek-ai/dsh-core';
 import { type JSONSchema7, jsonSchema, type ModelMessage, type Tool } from 'ai';
 import { AiSdkError, AiSdkErrorCode } from './errors.js';
-import { checkFrameworkTool, frameworkToolDefinition } from './framework-tools.js';
+import { checkFrameworkTool, frameworkToolDefinition, isZod4 } from './framework-tools.js';
 import { modelOutputOf } from './model-output.js';
 import { type DshToolsOptions, parseDshToolsOptions } from './options.js';
+import { RefusedCalls, type RepairQuestion } from './refused-calls.js';
 import { type PendingApproval, SdkCalls } from './sdk-calls.js';
 import type { SdkCallOptions } from './sdk-types.js';
 
@@ -37,10 +38,26 @@ export interface DshToolSet {
    * own `needsApproval`.
    */
   readonly toolApproval: (question: ToolApprovalQuestion) => Promise<ToolApprovalAnswer>;
+  /**
+   * For `experimental_repairToolCall`: a call the SDK refuses before any tool
+   * sees it (unparsable JSON, a tool it does not have, input its own schema
+   * check rejects) runs through the pipeline, where it ends `INVALID_ARGS` or
+   * `UNKNOWN_TOOL` with its `tool/call` and `tool/result`; the model reads
+   * that outcome as the call's error, and the loop goes on. Tools passed to
+   * the SDK beside dsh's keep the SDK's own answer. Always throws or resolves `null`.
+   */
+  readonly repairToolCall: (question: RepairQuestion) => Promise<null>;
   /** `messages` with the added context inserted (what `prepareStep` returns), for loops that build requests themselves. */
   withContext(messages: ModelMessage[]): ModelMessage[];
   /** The calls waiting for the user, with dsh's reason for asking (AI SDK 6's request carries none). */
   pendingApprovals(): PendingApproval[];
+  /**
+   * Settles once every call seen so far has its `tool/result` in the session
+   * log's sink (flushed), so the log can be read at once: after `generateText`
+   * returns, a denied call's result may still be on its way. Calls waiting for
+   * the user (`pendingApprovals()`) or for the SDK to execute them are not waited for.
+   */
+  settled(): Promise<void>;
   /** Ends every call still waiting (for the user, or for the SDK to execute it): each gets its one result. */
   abandon(reason?: string): void;
   /** Abandons, then removes what `dshTools` added to the host (its tap and the framework tools). */
@@ -56,7 +73,9 @@ export interface DshToolSet {
 export function dshTools(host: Host, options?: DshToolsOptions): DshToolSet {
   const o = parseDshToolsOptions(options);
   const calls = new SdkCalls(host, { maxParallel: o.maxParallel, holdTimeoutMs: o.holdTimeoutMs });
-  const undo: (() => void)[] = [];
+  const tools: Record<string, DshTool> = {};
+  const refused = new RefusedCalls(host, calls, (name) => Object.hasOwn(tools, name));
+  const undo: (() => void)[] = [() => refused.dispose()];
   const finish = () => {
     for (const step of undo.splice(0).reverse()) step();
   };
@@ -70,7 +89,9 @@ export function dshTools(host: Host, options?: DshToolsOptions): DshToolSet {
       const definition = frameworkToolDefinition(name, sdkTool, {
         parallel: o.parallelTools.has(name),
         sdkOptionsOf: (call) => calls.optionsOf(call),
+        refusalOf: (input) => refused.refusalOf(input),
       });
+      if (!isZod4(sdkTool.inputSchema)) refused.checkedBySdk(name);
       undo.push(host.tools.register(definition));
     }
     // Outermost, so that a timeout policy's clock starts when the body may start, not while the SDK has yet to execute the call.
@@ -92,7 +113,6 @@ export function dshTools(host: Host, options?: DshToolsOptions): DshToolSet {
 
   const schemas = new Map(host.tools.schemas().map((schema) => [schema.name, schema]));
   const names = o.include ?? [...schemas.keys()];
-  const tools: Record<string, DshTool> = {};
   for (const name of names) {
     const schema = schemas.get(name);
     if (schema === undefined) {
@@ -139,8 +159,10 @@ export function dshTools(host: Host, options?: DshToolsOptions): DshToolSet {
     tools,
     prepareStep,
     toolApproval,
+    repairToolCall: (question) => refused.repair(question),
     withContext: (messages) => calls.withContext(messages),
     pendingApprovals: () => calls.pendingApprovals(),
+    settled: () => calls.settled(),
     abandon: (reason = 'the conversation was abandoned') => calls.abandon(reason),
     dispose() {
       calls.abandon('the adapter was disposed');

@@ -25,6 +25,12 @@ export const AiSdkErrorCode = {
    * hold deadline passed, or `abandon()` was called). The body never ran.
    */
   NOT_EXECUTED: 'AI_SDK_NOT_EXECUTED',
+  /**
+   * Thrown by `repairToolCall` for a call the SDK refused (unparsable JSON, a
+   * tool it does not have, input its schema check rejects) once dsh has logged
+   * it: the message is dsh's outcome text, which the SDK gives the model as the call's error.
+   */
+  CALL_REFUSED: 'AI_SDK_CALL_REFUSED',
   /** Approval answer: dsh asked about a call the SDK cannot put to the user (not one of its tool calls) and no `fallback` was given. */
   APPROVAL_OUTSIDE_SDK: 'AI_SDK_APPROVAL_OUTSIDE_SDK',
 } as const;

@@ -6,6 +6,7 @@ import { hooksBridge } from '@deepseek-ai/dsh-hooks-bridge';
 import { toolFs } from '@deepseek-ai/dsh-tool-fs';
 import { generateText, jsonSchema, stepCountIs, tool } from 'ai';
 import { afterAll, describe, expect, it } from 'vitest';
+import { expectOneCallAndResultEach, loggedHost } from './fixtures/logged-host.js';
 import { promptText, scriptedModel } from './fixtures/scripted-model.js';
 import { resultsOf, workspace } from './fixtures/workspace.js';
 import { AiSdkErrorCode, aiSdkApprovals, dshTools } from './index.js';
@@ -28,7 +29,7 @@ describe('a tool the integrator wrote for the SDK', () => {
   it('passes the pipeline: logged, seen by a PreToolUse hook, vetoed by a guard, with the SDK options handed to its execute', async () => {
     const seen = join(ws.dir, 'weather-hook.json');
     const pre = ws.script('weather.sh', `cat >> '${seen}'; printf '\\n---\\n' >> '${seen}'`);
-    const host = createHost({ defaultDecision: 'allow' });
+    const host = await loggedHost({ defaultDecision: 'allow' });
     await host.use(
       hooksBridge({
         projectDir: ws.dir,
@@ -69,11 +70,13 @@ describe('a tool the integrator wrote for the SDK', () => {
       ['w1', 'ok'],
       ['w2', 'denied'],
     ]);
+    await dsh.settled();
+    await expectOneCallAndResultEach(host, ['w1', 'w2']);
     expect(logProblems(host.events.list())).toEqual([]);
   });
 
   it("keeps the tool's own toModelOutput for its output", async () => {
-    const host = createHost({ defaultDecision: 'allow' });
+    const host = await loggedHost({ defaultDecision: 'allow' });
     const shouting = tool({
       description: 'shouts',
       inputSchema: z.object({ word: z.string() }),
@@ -84,10 +87,12 @@ describe('a tool the integrator wrote for the SDK', () => {
     const model = scriptedModel([{ calls: [{ id: 't1', name: 'shouting', input: { word: 'hey' } }] }, { text: 'ok' }]);
     await generateText({ model, tools: dsh.tools, prompt: 'go', stopWhen: stepCountIs(3) });
     expect(promptText(model, 1)).toContain('HEY!');
+    await dsh.settled();
+    await expectOneCallAndResultEach(host, ['t1']);
   });
 
   it('takes a tool whose schema is not zod: the SDK validates it, dsh sees an object', async () => {
-    const host = createHost({ defaultDecision: 'allow' });
+    const host = await loggedHost({ defaultDecision: 'allow' });
     const echo = tool({
       description: 'echoes',
       inputSchema: jsonSchema<{ text: string }>({ type: 'object', properties: { text: { type: 'string' } }, required: ['text'] }),
@@ -98,6 +103,8 @@ describe('a tool the integrator wrote for the SDK', () => {
     const model = scriptedModel([{ calls: [{ id: 'e1', name: 'echo', input: { text: 'abc' } }] }, { text: 'ok' }]);
     const result = await generateText({ model, tools: dsh.tools, prompt: 'go', stopWhen: stepCountIs(3) });
     expect(result.steps[0]?.toolResults[0]?.output).toMatchObject({ status: 'ok', output: { text: 'abc' } });
+    await dsh.settled();
+    await expectOneCallAndResultEach(host, ['e1']);
   });
 });
 

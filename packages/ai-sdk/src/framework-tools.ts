@@ -51,14 +51,19 @@ export function checkFrameworkTool(name: string, sdkTool: FrameworkTool): void {
 export function frameworkToolDefinition(
   name: string,
   sdkTool: FrameworkTool,
-  options: { readonly parallel: boolean; readonly sdkOptionsOf: (call: CallIdentity) => SdkCallOptions | undefined },
+  options: {
+    readonly parallel: boolean;
+    readonly sdkOptionsOf: (call: CallIdentity) => SdkCallOptions | undefined;
+    /** Why the SDK refused this input, if it did: the only check a schema dsh cannot read has. */
+    readonly refusalOf: (input: unknown) => string | undefined;
+  },
 ): AnyToolDefinition {
   const fields = sdkTool as ToolFields;
   const body = fields.execute as NonNullable<ToolFields['execute']>;
   return {
     name,
     description: typeof fields.description === 'string' ? fields.description : `${name} (an AI SDK tool)`,
-    input: isZod4(fields.inputSchema) ? fields.inputSchema : z.looseObject({}),
+    input: isZod4(fields.inputSchema) ? fields.inputSchema : sdkCheckedInput(options.refusalOf),
     parallel: options.parallel,
     async execute(args: unknown, ctx: ToolContext) {
       const sdk = options.sdkOptionsOf(ctx.call) ?? {};
@@ -79,7 +84,21 @@ export function frameworkToolDefinition(
   };
 }
 
-function isZod4(schema: unknown): schema is z.ZodType {
+/**
+ * The dsh schema of a tool whose own schema only the SDK can check (its check
+ * is asynchronous, dsh's is not): any object, except input the SDK refused.
+ */
+function sdkCheckedInput(refusalOf: (input: unknown) => string | undefined): z.ZodType {
+  // Before the object schema, which copies: the refusal is known by the very object the SDK refused.
+  return z.preprocess((input, ctx) => {
+    const why = refusalOf(input);
+    if (why !== undefined) ctx.addIssue({ code: 'custom', message: why });
+    return input;
+  }, z.looseObject({}));
+}
+
+/** Whether `schema` is a zod 4 schema, which dsh checks itself. */
+export function isZod4(schema: unknown): schema is z.ZodType {
   return typeof schema === 'object' && schema !== null && '_zod' in schema;
 }
 

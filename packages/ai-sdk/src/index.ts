@@ -13,6 +13,7 @@ export { AiSdkError, AiSdkErrorCode } from './errors.js';
 export type { FrameworkTool } from './framework-tools.js';
 export { type ModelOutput, modelOutputOf } from './model-output.js';
 export { type DshToolsOptions, dshToolsOptionsSchema } from './options.js';
+export type { RepairQuestion } from './refused-calls.js';
 export type { PendingApproval } from './sdk-calls.js';
 export type { SdkCallOptions } from './sdk-types.js';
 export { version } from './version.js';

@@ -1,7 +1,8 @@
-import { type AnySessionEvent, createHost, z } from '@deepseek-ai/dsh-core';
+import { type AnySessionEvent, z } from '@deepseek-ai/dsh-core';
 import { logProblems } from '@deepseek-ai/dsh-core/testing';
 import { generateText, stepCountIs, tool } from 'ai';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { expectOneCallAndResultEach, loggedHost } from './fixtures/logged-host.js';
 import { scriptedModel } from './fixtures/scripted-model.js';
 import { resultsOf } from './fixtures/workspace.js';
 import { AiSdkErrorCode, dshTools } from './index.js';
@@ -19,7 +20,7 @@ describe('a step with several calls (the SDK starts them with Promise.all)', () 
   it('lets parallel bodies overlap and still commits their results in the model order', async () => {
     const secondDone = signal();
     const order: string[] = [];
-    const host = createHost({ defaultDecision: 'allow' });
+    const host = await loggedHost({ defaultDecision: 'allow' });
     const dsh = dshTools(host, {
       parallelTools: ['probe'],
       tools: {
@@ -52,12 +53,14 @@ describe('a step with several calls (the SDK starts them with Promise.all)', () 
       ['o2', 'ok'],
     ]);
     expect(result.steps[0]?.toolResults.map((r) => r.toolCallId)).toEqual(['o1', 'o2']);
+    await dsh.settled();
+    await expectOneCallAndResultEach(host, ['o1', 'o2']);
     expect(logProblems(host.events.list())).toEqual([]);
   });
 
   it('runs the bodies of tools that are not parallel one at a time, in the model order', async () => {
     const trace: string[] = [];
-    const host = createHost({ defaultDecision: 'allow' });
+    const host = await loggedHost({ defaultDecision: 'allow' });
     const dsh = dshTools(host, {
       tools: {
         step: tool({
@@ -86,11 +89,13 @@ describe('a step with several calls (the SDK starts them with Promise.all)', () 
     await generateText({ model, tools: dsh.tools, prompt: 'go', stopWhen: stepCountIs(3) });
     expect(trace).toEqual(['start a', 'end a', 'start b', 'end b', 'start c', 'end c']);
     expect(resultsOf(host.events.list()).map(([id]) => id)).toEqual(['s1', 's2', 's3']);
+    await dsh.settled();
+    await expectOneCallAndResultEach(host, ['s1', 's2', 's3']);
   });
 
   it('still gives a result to a call the SDK admitted but never executed (the model stopped for length)', async () => {
     let ran = false;
-    const host = createHost({ defaultDecision: 'allow' });
+    const host = await loggedHost({ defaultDecision: 'allow' });
     const dsh = dshTools(host, {
       tools: {
         touch: tool({
@@ -107,7 +112,8 @@ describe('a step with several calls (the SDK starts them with Promise.all)', () 
     await generateText({ model, tools: dsh.tools, prompt: 'go' });
     expect(resultsOf(host.events.list())).toEqual([]);
     dsh.abandon('the conversation ended');
-    await vi.waitFor(() => expect(resultsOf(host.events.list())).toHaveLength(1), { timeout: 30_000 });
+    await dsh.settled();
+    await expectOneCallAndResultEach(host, ['l1']);
     const result = host.events.list().find((e: AnySessionEvent) => e.type === 'tool/result');
     expect(result?.data).toMatchObject({
       outcome: { status: 'error', error: { code: AiSdkErrorCode.NOT_EXECUTED, message: 'the conversation ended' } },
@@ -117,7 +123,7 @@ describe('a step with several calls (the SDK starts them with Promise.all)', () 
   });
 
   it('ends a call held from an earlier step when the SDK starts the next one without executing it', async () => {
-    const host = createHost({ defaultDecision: 'allow' });
+    const host = await loggedHost({ defaultDecision: 'allow' });
     const dsh = dshTools(host, { tools: { noop: tool({ description: 'nothing', inputSchema: z.object({}), execute: async () => 'x' }) } });
     const model = scriptedModel([
       { calls: [{ id: 'x1', name: 'noop', input: {} }], finish: 'length' },
@@ -125,7 +131,8 @@ describe('a step with several calls (the SDK starts them with Promise.all)', () 
     ]);
     await generateText({ model, tools: dsh.tools, prompt: 'first' });
     await generateText({ model, tools: dsh.tools, prompt: 'second', stopWhen: stepCountIs(2) });
-    await vi.waitFor(() => expect(resultsOf(host.events.list())).toHaveLength(2), { timeout: 30_000 });
+    await dsh.settled();
+    await expectOneCallAndResultEach(host, ['x1', 'x2']);
     expect(resultsOf(host.events.list())).toEqual([
       ['x1', 'error'],
       ['x2', 'ok'],

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createHost, type Host } from '@deepseek-ai/dsh-core';
+import type { Host } from '@deepseek-ai/dsh-core';
 import { logProblems } from '@deepseek-ai/dsh-core/testing';
 import { hooksBridge } from '@deepseek-ai/dsh-hooks-bridge';
 import { permissions } from '@deepseek-ai/dsh-permissions';
@@ -8,6 +8,7 @@ import { toolBash } from '@deepseek-ai/dsh-tool-bash';
 import { toolFs } from '@deepseek-ai/dsh-tool-fs';
 import { generateText, stepCountIs } from 'ai';
 import { afterAll, describe, expect, it } from 'vitest';
+import { expectOneCallAndResultEach, loggedHost } from './fixtures/logged-host.js';
 import { promptText, scriptedModel } from './fixtures/scripted-model.js';
 import { resultsOf, workspace } from './fixtures/workspace.js';
 import { dshTools } from './index.js';
@@ -25,7 +26,7 @@ async function governedHost(hooks: Record<string, unknown> = {}): Promise<Host> 
     grantsFile: false,
     rules: { allow: ['Bash(echo *)'], deny: ['Read(./secret.txt)'] },
   });
-  const host = createHost({ approval: perms.approval(() => 'rejected') });
+  const host = await loggedHost({ approval: perms.approval(() => 'rejected') });
   await host.use(toolFs({ cwd: ws.dir }));
   await host.use(toolBash({ cwd: ws.dir }));
   await host.use(perms);
@@ -62,6 +63,8 @@ describe('Claude Code hooks on the SDK tool loop', () => {
     const prompt = model.doGenerateCalls[1]?.prompt ?? [];
     expect(prompt.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'user']);
     expect(resultsOf(host.events.list())).toEqual([['h1', 'ok']]);
+    await dsh.settled();
+    await expectOneCallAndResultEach(host, ['h1']);
     expect(logProblems(host.events.list())).toEqual([]);
   });
 
@@ -80,6 +83,8 @@ describe('Claude Code hooks on the SDK tool loop', () => {
     expect(result.steps[0]?.toolResults[0]?.output).toMatchObject({ status: 'denied', stage: 'pre-execute' });
     expect(promptText(model, 1)).toContain('no listing today');
     expect(() => readFileSync(marker)).toThrow();
+    await dsh.settled();
+    await expectOneCallAndResultEach(host, ['d1']);
     expect(logProblems(host.events.list())).toEqual([]);
   });
 });
@@ -99,6 +104,8 @@ describe('permission rules on the SDK tool loop', () => {
     expect(JSON.stringify(toolMessage)).toContain('execution-denied');
     expect(promptText(model, 1)).not.toContain('TOP-SECRET-VALUE');
     expect(host.events.list().some((e) => e.type === 'fs/observed')).toBe(false);
+    await dsh.settled();
+    await expectOneCallAndResultEach(host, ['r1']);
     expect(logProblems(host.events.list())).toEqual([]);
   });
 
@@ -110,6 +117,8 @@ describe('permission rules on the SDK tool loop', () => {
     expect(result.steps[0]?.toolResults[0]?.output).toMatchObject({ status: 'error', error: { code: 'INVALID_ARGS' } });
     expect(promptText(model, 1)).toContain('INVALID_ARGS');
     expect(promptText(model, 1)).toContain('file_path');
+    await dsh.settled();
+    await expectOneCallAndResultEach(host, ['v1']);
   });
 
   it('answers an allowed read with the file, and logs exactly one tool/result per call', async () => {
@@ -127,6 +136,8 @@ describe('permission rules on the SDK tool loop', () => {
       ['a1', 'ok'],
       ['a2', 'ok'],
     ]);
+    await dsh.settled();
+    await expectOneCallAndResultEach(host, ['a1', 'a2']);
     expect(logProblems(host.events.list())).toEqual([]);
   });
 });

@@ -8,6 +8,7 @@ import {
   type ExecuteNext,
   type Host,
   type Outcome,
+  type StepCall,
   type StepResult,
 } from '@deepseek-ai/dsh-core';
 import type { ModelMessage } from 'ai';
@@ -15,7 +16,7 @@ import { deniedResponses } from './approval-responses.js';
 import { CallRun, go, type Release } from './call-run.js';
 import { DispatchGroup } from './dispatch-group.js';
 import { AiSdkErrorCode } from './errors.js';
-import type { SdkCallOptions } from './sdk-types.js';
+import { partsOf, type SdkCallOptions } from './sdk-types.js';
 
 /** A call dsh asked about that waits for the user's answer through the SDK. */
 export interface PendingApproval {
@@ -50,6 +51,10 @@ export class SdkCalls {
   readonly #context = new Map<string, string>();
   /** Approval responses already read, so an old denial in the history never answers a new call. */
   readonly #seenResponses = new Set<string>();
+  /** Calls whose `tool/result` is not logged yet, for `settled()`. */
+  readonly #unsettled = new Set<CallRun>();
+  /** Steps of refused calls still running, for `settled()`. */
+  readonly #refusals = new Set<Promise<StepResult>>();
   /** How many messages of each history array were read for denials: each call of a step passes the same array. */
   readonly #readLengths = new WeakMap<readonly ModelMessage[], number>();
 
@@ -196,27 +201,69 @@ export class SdkCalls {
   }
 
   /**
-   * `messages` with each step's added context as a user message right after
-   * the tool message that holds the step's results; the same array when
-   * there is none.
+   * `messages` with each step's added context as a user message after the
+   * tool messages that hold the step's results; the same array when there is
+   * none. After an approval a step's results span several tool messages (the
+   * results the SDK ran first, the user's answer, the approved call's
+   * result): the context goes after the last of them, since no other message
+   * may come between a call and its result.
    */
   withContext(messages: ModelMessage[]): ModelMessage[] {
     if (this.#context.size === 0) return messages;
     let out: ModelMessage[] | undefined;
-    for (let index = 0; index < messages.length; index++) {
-      const message = messages[index] as ModelMessage;
-      out?.push(message);
-      if (message.role !== 'tool' || !Array.isArray(message.content)) continue;
-      const texts: string[] = [];
-      for (const part of message.content) {
-        const text = part.type === 'tool-result' ? this.#context.get(part.toolCallId) : undefined;
-        if (text !== undefined) texts.push(text);
+    let texts: string[] = [];
+    for (let index = 0; index <= messages.length; index++) {
+      const message = messages[index];
+      if (message?.role === 'tool') {
+        for (const part of partsOf(message)) {
+          const text = part.type === 'tool-result' && part.toolCallId !== undefined ? this.#context.get(part.toolCallId) : undefined;
+          if (text !== undefined) texts.push(text);
+        }
+      } else if (texts.length > 0) {
+        out ??= messages.slice(0, index);
+        out.push({ role: 'user', content: [{ type: 'text', text: texts.join('\n\n') }] });
+        texts = [];
       }
-      if (texts.length === 0) continue;
-      out ??= messages.slice(0, index + 1);
-      out.push({ role: 'user', content: [{ type: 'text', text: texts.join('\n\n') }] });
+      if (message !== undefined) out?.push(message);
     }
     return out ?? messages;
+  }
+
+  /**
+   * Settles once every call seen so far has its `tool/result` in the session
+   * log's sink, apart from calls that wait for someone: for the user's answer
+   * (`pendingApprovals()`) or for the SDK to execute them. Those settle when
+   * answered, executed, abandoned or timed out; a later `settled()` waits for them then.
+   */
+  async settled(): Promise<void> {
+    for (;;) {
+      const waits: Promise<unknown>[] = [...this.#refusals];
+      for (const run of this.#unsettled) {
+        if (run.waitsForSomeone) continue;
+        // A call still in its policy stages may be about to wait for someone: look again when it does.
+        waits.push(run.phase === 'admitting' ? Promise.race([run.done, run.admission.promise]) : run.done);
+      }
+      if (waits.length === 0) break;
+      await Promise.all(waits);
+    }
+    await this.#host.events.flush();
+  }
+
+  /**
+   * Runs a call the SDK refused (see `RefusedCalls`) as a one-call step, so it
+   * is logged like any other: `settled()` waits for it and its added context
+   * follows the SDK's result for it.
+   */
+  async runRefused(call: StepCall): Promise<Outcome> {
+    const step = this.#host.runStep({ calls: [call] });
+    this.#refusals.add(step);
+    try {
+      const result = await step;
+      if (result.context !== undefined) this.#context.set(call.id, result.context.text);
+      return result.results[0]?.outcome ?? stepFailure(result);
+    } finally {
+      this.#refusals.delete(step);
+    }
   }
 
   /** Ends every call the SDK has not executed (`NOT_EXECUTED`) and denies every pending approval. */
@@ -234,6 +281,7 @@ export class SdkCalls {
     run.direct = direct;
     run.sdkOptions = options;
     this.#runs.set(id, run);
+    this.#unsettled.add(run);
     const group = this.#groupOf(options.messages);
     group.join(run);
     // A call `execute` starts follows the SDK's signal as its step's; one `needsApproval` starts gets it at its body (`#runBody`).
@@ -245,11 +293,8 @@ export class SdkCalls {
   }
 
   #settle(run: CallRun, step: StepResult): void {
-    const outcome: Outcome = step.results[0]?.outcome ?? {
-      status: 'error',
-      stage: 'step',
-      error: step.error ?? { code: 'INVALID_STEP', message: 'the step returned no result' },
-    };
+    const outcome = step.results[0]?.outcome ?? stepFailure(step);
+    this.#unsettled.delete(run);
     if (step.context !== undefined) this.#context.set(run.id, step.context.text);
     run.finish(outcome);
     run.group?.changed();
@@ -310,4 +355,9 @@ export class SdkCalls {
     }
     return run.token === call.token ? run : undefined;
   }
+}
+
+/** The outcome of a step that gave no result for its call (a malformed step). */
+function stepFailure(step: StepResult): Outcome {
+  return { status: 'error', stage: 'step', error: step.error ?? { code: 'INVALID_STEP', message: 'the step returned no result' } };
 }

@@ -1,12 +1,12 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { createHost } from '@deepseek-ai/dsh-core';
 import { logProblems } from '@deepseek-ai/dsh-core/testing';
 import { permissions } from '@deepseek-ai/dsh-permissions';
 import { toolBash } from '@deepseek-ai/dsh-tool-bash';
 import { toolFs } from '@deepseek-ai/dsh-tool-fs';
 import { type ModelMessage, stepCountIs, streamText } from 'ai';
 import { afterAll, expect, it } from 'vitest';
+import { expectOneCallAndResultEach, loggedHost } from './fixtures/logged-host.js';
 import { scriptedStreamModel } from './fixtures/scripted-model.js';
 import { resultsOf, workspace } from './fixtures/workspace.js';
 import { aiSdkApprovals, dshTools } from './index.js';
@@ -25,7 +25,7 @@ it('streamText: runs the allowed call of a step, asks about the other, and runs 
     grantsFile: false,
     rules: { ask: ['Bash(touch *)'] },
   });
-  const host = createHost({ approval: perms.approval(approvals.provider) });
+  const host = await loggedHost({ approval: perms.approval(approvals.provider) });
   await host.use(toolFs({ cwd: ws.dir }));
   await host.use(toolBash({ cwd: ws.dir }));
   await host.use(perms);
@@ -58,5 +58,7 @@ it('streamText: runs the allowed call of a step, asks about the other, and runs 
     ['st1', 'ok'],
     ['st2', 'ok'],
   ]);
+  await dsh.settled();
+  await expectOneCallAndResultEach(host, ['st1', 'st2']);
   expect(logProblems(host.events.list())).toEqual([]);
 });
