@@ -2,17 +2,33 @@ import {
   type ApprovalProvider,
   type ApprovalReply,
   type ApprovalRequest,
+  DshError,
   defineTool,
+  ErrorCode,
   type Host,
   exactJsonText as jsonText,
+  messageOf,
   type Outcome,
   outcomeText,
   z,
 } from '@deepseek-ai/dsh-core';
-import { type FunctionTool, RunContext, type RunState, type RunToolApprovalItem } from '@openai/agents-core';
+import {
+  type FunctionTool,
+  RunContext,
+  type RunState,
+  type RunToolApprovalItem,
+  tool as sdkToolOf,
+  type ToolErrorFormatter,
+  type ToolInputParameters,
+  type ToolNotFoundBehavior,
+  type ToolOptions,
+  type UnknownContext,
+} from '@openai/agents-core';
 import { type DecisionRecord, memoryDecisionStore } from './decision-store.js';
 import { AgentsBridgeError, AgentsErrorCode } from './errors.js';
 import { Flight, type SdkCallSide, type Settled } from './internal/flight.js';
+import { enforceOwnApproval } from './internal/own-approval.js';
+import { ResultOrder } from './internal/result-order.js';
 import { type BridgedTool, type InvokeDetails, plainSchema, sdkFunctionTool } from './internal/sdk-tool.js';
 import { type AgentsBridgeOptions, agentsBridgeOptionsSchema, parseOptions, type ToolsOptions, toolsOptionsSchema } from './options.js';
 
@@ -32,6 +48,17 @@ export interface AgentsBridge {
   // biome-ignore lint/suspicious/noExplicitAny: any SDK function tool, whatever its context and parameter types.
   wrap(host: Host, sdkTool: FunctionTool<any, any, any>): BridgedTool;
   /**
+   * The SDK's `tool(options)` through dsh: builds the tool with the SDK's own
+   * `tool()`, registers it with the host like {@link AgentsBridge.wrap}, and
+   * returns the SDK tool to give the agent. Unlike a wrapped tool, a throw of
+   * its `execute` reaches dsh: the call is `TOOL_FAILED` (PostToolUseFailure
+   * hooks fire), with the `errorFunction`'s text, when it has one, as the message.
+   */
+  tool<TParameters extends ToolInputParameters = undefined, Context = UnknownContext>(
+    host: Host,
+    options: ToolOptions<TParameters, Context>,
+  ): BridgedTool;
+  /**
    * Gives dsh the person's rejections recorded in `state` (`state.reject(item)`)
    * and resolves once each rejected call has its one (denied) result. Approvals
    * need no such call: the SDK invokes an approved call, and that answers dsh.
@@ -39,8 +66,28 @@ export interface AgentsBridge {
    */
   // biome-ignore lint/suspicious/noExplicitAny: any run state, whatever its context and agent types.
   settle(state: RunState<any, any>): Promise<void>;
-  /** What dsh asked about for an interruption (the tool, the effective arguments, the reason), from the store. */
+  /**
+   * What dsh asked about for an interruption (the tool, the effective
+   * arguments, the reason), from the store. For a call the SDK interrupted on
+   * without asking dsh (arguments that are not a JSON object), dsh runs the
+   * call now, logs its `INVALID_ARGS` result and returns it as a `settled`
+   * record: nothing is left to ask the person, and `settle(state)` answers the
+   * interruption (the SDK then gives the model its own parse error, which never runs the tool).
+   * `undefined` only for an item that is not a function call of this bridge.
+   */
   describe(item: RunToolApprovalItem): Promise<DecisionRecord | undefined>;
+  /**
+   * Resolves once every call the bridge has seen so far has its `tool/result`
+   * in the session log's sink. A call waiting for a person settles when the
+   * person's answer reaches dsh (or at `approvalTimeoutMs`).
+   */
+  settled(): Promise<void>;
+  /**
+   * Run options for the SDK's `Runner` (or `run`): a call to a tool the agent
+   * does not have goes to the model as dsh's `UNKNOWN_TOOL` result, logged like
+   * any call, instead of ending the run with `ModelBehaviorError`.
+   */
+  readonly runConfig: { readonly toolNotFoundBehavior: ToolNotFoundBehavior; readonly toolErrorFormatter: ToolErrorFormatter };
   /**
    * What failed after a call already had its result, which stood: a store write
    * (a later restore of the same state may run the call again) or an `onContext` listener.
@@ -49,6 +96,25 @@ export interface AgentsBridge {
 }
 
 const approvedMessage = 'approved in the OpenAI Agents run';
+/** The longest timer Node keeps: the order observer waits on real results, which always come. */
+const longestWaitMs = 2_147_483_647;
+
+/**
+ * The text of the SDK's default `errorFunction` (0.14 adds `Error: …`, 0.20 and
+ * later stop there): a prebuilt tool's throw reaches the bridge only as this text.
+ */
+const sdkDefaultErrorText = 'An error occurred while running the tool. Please try again.';
+const defaultErrorText = (output: unknown): boolean => typeof output === 'string' && output.startsWith(sdkDefaultErrorText);
+
+/** True when `text` is JSON whose value is an object: what the SDK parses before it asks `needsApproval`. */
+function isObjectJson(text: string): boolean {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+  } catch {
+    return false;
+  }
+}
 
 /**
  * Makes the bridge between the OpenAI Agents SDK's loop and a dsh host. Give
@@ -67,6 +133,15 @@ export function openaiAgents(options: AgentsBridgeOptions = {}): AgentsBridge {
   // biome-ignore lint/suspicious/noExplicitAny: see wrap.
   const wrapped = new Map<string, FunctionTool<any, any, any>>();
   const problems: Error[] = [];
+  const order = new ResultOrder();
+  /** Every call's run through the pipeline until its result is in the sink: what `settled()` waits for. */
+  const inFlight = new Set<Promise<unknown>>();
+  /** Calls dsh must log but never run (a tool the agent was not given), with the reason. */
+  const refused = new Map<string, string>();
+  /** The tools this bridge offered the SDK, by name. */
+  const offered = new Set<string>();
+  /** Calls the SDK interrupted on without asking dsh, being run through dsh by `describe`. */
+  const unseen = new Map<string, Promise<DecisionRecord>>();
   let bound: Host | undefined;
 
   function bind(host: Host): Host {
@@ -76,7 +151,11 @@ export function openaiAgents(options: AgentsBridgeOptions = {}): AgentsBridge {
         'openaiAgents: this bridge already serves another host; make one bridge per host',
       );
     }
-    bound = host;
+    if (bound === undefined) {
+      bound = host;
+      enforceOwnApproval(host, wrapped, (callId) => flights.get(callId)?.side.runContext, refused);
+      host.hooks.result.tap({ name: 'openai-agents-order', timeoutMs: longestWaitMs }, (_outcome, { call }) => order.before(call.id));
+    }
     return host;
   }
   function hostOf(where: string): Host {
@@ -117,6 +196,8 @@ export function openaiAgents(options: AgentsBridgeOptions = {}): AgentsBridge {
     // Written before the run learns it must interrupt: a state serialised after that finds the record.
     await store.set(key, pending);
     flight.recorded = true;
+    // A call that waits for a person must not hold back the results of the calls after it.
+    order.release(flight.callId);
     return flight.ask();
   };
 
@@ -131,7 +212,7 @@ export function openaiAgents(options: AgentsBridgeOptions = {}): AgentsBridge {
     const flight = new Flight(callId, name, side);
     flight.preAnswer = preAnswer;
     flights.set(callId, flight);
-    void (async () => {
+    const run = (async () => {
       const step = await host.runStep({ calls: [{ id: callId, name, args }] }, side.signal === undefined ? {} : { signal: side.signal });
       const outcome: Outcome = step.results[0]?.outcome ?? {
         status: 'error',
@@ -147,9 +228,12 @@ export function openaiAgents(options: AgentsBridgeOptions = {}): AgentsBridge {
         }
       }
       const settled: Settled = { outcome, text: outcomeText(outcome) };
+      order.release(callId);
       if (flight.recorded) await record(host, flight, settled);
       flight.finish(settled);
     })();
+    inFlight.add(run);
+    void run.finally(() => inFlight.delete(run));
     return flight;
   }
 
@@ -198,12 +282,18 @@ export function openaiAgents(options: AgentsBridgeOptions = {}): AgentsBridge {
       existing.side.runContext = runContext;
       return existing.decided;
     }
-    const recorded = await store.get(keyOf(host, callId));
-    if (recorded?.state === 'settled') return false;
-    // A restored run that nobody answered yet: it interrupts again on the same call.
-    if (recorded?.state === 'pending') return true;
-    const args = typeof input === 'object' && input !== null ? (input as Record<string, unknown>) : jsonText(input);
-    return start(host, callId, name, args, { runContext, signal: undefined }).decided;
+    // Entered before the first await: the SDK hands a turn's calls over in the model's order.
+    order.enter(callId, runContext);
+    try {
+      const recorded = await store.get(keyOf(host, callId));
+      if (recorded?.state === 'settled') return false;
+      // A restored run that nobody answered yet: it interrupts again on the same call.
+      if (recorded?.state === 'pending') return true;
+      const args = typeof input === 'object' && input !== null ? (input as Record<string, unknown>) : jsonText(input);
+      return start(host, callId, name, args, { runContext, signal: undefined }).decided;
+    } finally {
+      if (!flights.has(callId)) order.release(callId);
+    }
   }
 
   async function invoke(
@@ -223,8 +313,18 @@ export function openaiAgents(options: AgentsBridgeOptions = {}): AgentsBridge {
       // The SDK invokes a call it interrupted on only once the person approved it.
       flight.reply({ answer: 'allowed-once', message: approvedMessage });
     } else {
-      const recorded = call === undefined ? undefined : await store.get(keyOf(host, callId));
-      if (recorded?.state === 'settled') return recorded.text;
+      order.enter(callId, runContext);
+      let recorded: DecisionRecord | undefined;
+      try {
+        recorded = call === undefined ? undefined : await store.get(keyOf(host, callId));
+      } catch (error) {
+        order.release(callId);
+        throw error;
+      }
+      if (recorded?.state === 'settled') {
+        order.release(callId);
+        return recorded.text;
+      }
       const approved = runContext.isToolApproved({ toolName: name, callId }) === true;
       const preAnswer: ApprovalReply = approved
         ? { answer: 'allowed-once', message: recorded === undefined ? approvedMessage : `${approvedMessage} (restored)` }
@@ -238,6 +338,7 @@ export function openaiAgents(options: AgentsBridgeOptions = {}): AgentsBridge {
   }
 
   function bridged(host: Host, name: string, description: string, parameters: unknown, strict: boolean): BridgedTool {
+    offered.add(name);
     return sdkFunctionTool({
       name,
       description,
@@ -247,6 +348,116 @@ export function openaiAgents(options: AgentsBridgeOptions = {}): AgentsBridge {
       invoke: (runContext, input, details) => invoke(host, name, runContext, input, details),
     });
   }
+
+  /**
+   * Registers `sdkTool` with the host as a dsh tool whose body is its `invoke`.
+   * `failed`, when given, turns what `invoke` threw into the error dsh logs.
+   */
+  function registerWrapped(
+    host: Host,
+    // biome-ignore lint/suspicious/noExplicitAny: see wrap.
+    sdkTool: FunctionTool<any, any, any>,
+    failed?: (error: unknown, runContext: RunContext<unknown>, details: unknown) => Promise<unknown>,
+    failedText?: (output: unknown) => boolean,
+  ): BridgedTool {
+    host.tools.register(
+      defineTool({
+        name: sdkTool.name,
+        description: sdkTool.description,
+        // The SDK tool validates its own arguments; dsh passes any object through.
+        input: z.looseObject({}),
+        execute: async (args, ctx) => {
+          const runContext = flights.get(ctx.call.id)?.side.runContext ?? new RunContext();
+          const details = {
+            toolCall: { type: 'function_call' as const, callId: ctx.call.id, name: sdkTool.name, arguments: jsonText(args) },
+            // Made when the tool reads it: an AbortSignal costs more than the rest of a call, and most tools never look.
+            get signal(): AbortSignal {
+              return ctx.signal;
+            },
+          };
+          try {
+            const output = await sdkTool.invoke(runContext, jsonText(args), details);
+            if (failedText?.(output) === true) throw new DshError(ErrorCode.TOOL_FAILED, output as string);
+            return output as never;
+          } catch (error) {
+            if (failed === undefined || ctx.signal.aborted) throw error;
+            throw await failed(error, runContext, details);
+          }
+        },
+      }),
+    );
+    wrapped.set(sdkTool.name, sdkTool);
+    return bridged(host, sdkTool.name, sdkTool.description, sdkTool.parameters, sdkTool.strict);
+  }
+
+  /** Runs a call the SDK interrupted on without asking dsh through the pipeline, once, and keeps its settled record. */
+  function runUnseen(host: Host, callId: string, name: string, args: string): Promise<DecisionRecord> {
+    const running = unseen.get(callId);
+    if (running !== undefined) return running;
+    const flight = start(
+      host,
+      callId,
+      name,
+      args,
+      { runContext: undefined, signal: undefined },
+      // Never an approval: the call could not be shown to the person as dsh would run it.
+      { answer: 'rejected', message: 'the SDK interrupted on this call without asking dsh' },
+    );
+    const result = flight.settled.then(async ({ outcome, text }) => {
+      flights.delete(callId);
+      const record: DecisionRecord = {
+        state: 'settled',
+        session: host.session,
+        callId,
+        tool: name,
+        args,
+        reason: text,
+        status: outcome.status,
+        text,
+      };
+      try {
+        await store.set(keyOf(host, callId), record);
+      } catch (error) {
+        problems.push(error instanceof Error ? error : new Error(String(error)));
+      }
+      return record;
+    });
+    unseen.set(callId, result);
+    return result;
+  }
+
+  /** dsh's record of an interruption's call, running it through dsh first when dsh never saw it. */
+  async function recordOf(host: Host, item: RunToolApprovalItem): Promise<DecisionRecord | undefined> {
+    const raw = item.rawItem;
+    if (raw.type !== 'function_call') return undefined;
+    const name = item.name ?? raw.name;
+    const recorded = await store.get(keyOf(host, raw.callId));
+    if (recorded !== undefined || !offered.has(name) || flights.has(raw.callId)) return recorded;
+    // The SDK asks the person without asking dsh only when the arguments are not a JSON object.
+    if (!isObjectJson(raw.arguments)) return runUnseen(host, raw.callId, name, raw.arguments);
+    return undefined;
+  }
+
+  const toolErrorFormatter: ToolErrorFormatter = async ({ kind, toolName, callId, runContext }) => {
+    if (kind !== 'tool_not_found' || bound === undefined) return undefined;
+    const host = bound;
+    // A dsh tool the agent was not given is still a tool the agent does not have: logged, never run.
+    if (host.tools.schemas().some((schema) => schema.name === toolName)) {
+      refused.set(callId, `the agent has no tool named ${toolName}`);
+    }
+    // The SDK does not pass the arguments of such a call: dsh logs an empty object.
+    const flight = start(
+      host,
+      callId,
+      toolName,
+      {},
+      { runContext, signal: undefined },
+      { answer: 'rejected', message: 'not a tool of the agent' },
+    );
+    const { text } = await flight.settled;
+    flights.delete(callId);
+    return text;
+  };
 
   return {
     approval,
@@ -275,28 +486,25 @@ export function openaiAgents(options: AgentsBridgeOptions = {}): AgentsBridge {
           'bridge.wrap: only function tools run through dsh; hosted, computer, shell and apply-patch tools do not',
         );
       }
-      if (wrapped.size === 0) tapOwnApproval(host);
-      host.tools.register(
-        defineTool({
-          name: sdkTool.name,
-          description: sdkTool.description,
-          // The SDK tool validates its own arguments; dsh passes any object through.
-          input: z.looseObject({}),
-          execute: async (args, ctx) => {
-            const side = flights.get(ctx.call.id)?.side;
-            const output = await sdkTool.invoke(side?.runContext ?? new RunContext(), jsonText(args), {
-              toolCall: { type: 'function_call', callId: ctx.call.id, name: sdkTool.name, arguments: jsonText(args) },
-              // Made when the tool reads it: an AbortSignal costs more than the rest of a call, and most tools never look.
-              get signal(): AbortSignal {
-                return ctx.signal;
-              },
-            });
-            return output as never;
-          },
-        }),
-      );
-      wrapped.set(sdkTool.name, sdkTool);
-      return bridged(host, sdkTool.name, sdkTool.description, sdkTool.parameters, sdkTool.strict);
+      return registerWrapped(host, sdkTool, undefined, defaultErrorText);
+    },
+    tool(host, toolOptions) {
+      bind(host);
+      const { errorFunction } = toolOptions as { errorFunction?: ((...args: never[]) => unknown) | null };
+      // Without an errorFunction the SDK's invoke rethrows what execute threw, so dsh sees the failure.
+      // biome-ignore lint/suspicious/noExplicitAny: see wrap.
+      const inner = sdkToolOf({ ...toolOptions, errorFunction: null } as never) as FunctionTool<any, any, any>;
+      return registerWrapped(host, inner, async (error, runContext, details) => {
+        let message = messageOf(error);
+        if (typeof errorFunction === 'function') {
+          try {
+            message = String(await (errorFunction as (c: unknown, e: unknown, d: unknown) => unknown)(runContext, error, details));
+          } catch (thrown) {
+            message = messageOf(thrown);
+          }
+        }
+        return new DshError(ErrorCode.TOOL_FAILED, message, { cause: error });
+      });
     },
     async settle(state) {
       const host = hostOf('bridge.settle');
@@ -307,15 +515,27 @@ export function openaiAgents(options: AgentsBridgeOptions = {}): AgentsBridge {
         const raw = item.rawItem;
         if (raw.type !== 'function_call') continue;
         const name = item.name ?? raw.name;
+        const answer = runContext.isToolApproved({ toolName: name, callId: raw.callId });
+        if (answer === undefined && !flights.has(raw.callId)) {
+          // dsh settled the call (nothing runs): approving lets the SDK give the model its parse error
+          // (or dsh's recorded result), where a rejection would only say "not approved".
+          const record = await recordOf(host, item);
+          if (record?.state === 'settled') state.approve(item);
+          continue;
+        }
         // Approved or unanswered calls wait for the resumed run: only rejections settle here.
-        if (runContext.isToolApproved({ toolName: name, callId: raw.callId }) !== false) continue;
+        if (answer !== false) continue;
         const flight = flights.get(raw.callId);
         if (flight !== undefined) {
           waits.push(flight.settled);
           continue;
         }
         const recorded = await store.get(keyOf(host, raw.callId));
-        if (recorded?.state !== 'pending') continue;
+        if (recorded === undefined) {
+          waits.push(recordOf(host, item));
+          continue;
+        }
+        if (recorded.state !== 'pending') continue;
         // A fresh process: the call runs through the pipeline again and dsh gets the rejection at once.
         const message = runContext.getRejectionMessage(name, raw.callId) ?? 'rejected in the OpenAI Agents run';
         const restarted = start(host, raw.callId, name, raw.arguments, { runContext, signal: undefined }, { answer: 'rejected', message });
@@ -324,21 +544,12 @@ export function openaiAgents(options: AgentsBridgeOptions = {}): AgentsBridge {
       await Promise.all(waits.map((wait) => wait.then(() => undefined)));
     },
     async describe(item) {
-      const raw = item.rawItem;
-      if (raw.type !== 'function_call') return undefined;
-      return store.get(keyOf(hostOf('bridge.describe'), raw.callId));
+      return recordOf(hostOf('bridge.describe'), item);
     },
+    async settled() {
+      while (inFlight.size > 0) await Promise.all(inFlight);
+    },
+    runConfig: { toolNotFoundBehavior: 'return_error_to_model', toolErrorFormatter },
     problems: () => [...problems],
   };
-
-  function tapOwnApproval(host: Host): void {
-    // A wrapped SDK tool's own needsApproval still asks: it can raise dsh's decision to ask, never lower it.
-    host.hooks.preExecute.tap({ name: 'openai-agents', stage: 100 }, async (state) => {
-      const own = wrapped.get(state.call.name);
-      if (own === undefined || state.decision !== 'allow') return undefined;
-      const runContext = flights.get(state.call.id)?.side.runContext ?? new RunContext();
-      if (!(await own.needsApproval(runContext, state.args as never, state.call.id))) return undefined;
-      return { decision: 'ask', reason: `${state.call.name}'s own needsApproval asked for approval` };
-    });
-  }
 }

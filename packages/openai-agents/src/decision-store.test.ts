@@ -8,7 +8,7 @@ import { type DecisionRecord, type DecisionStore, fileDecisionStore, memoryDecis
 import { AgentsErrorCode } from './errors.js';
 import { tempDir } from './fixtures/hosts.js';
 import { toolOutputs } from './fixtures/scripted-model.js';
-import { agentWith, eventsOf, setup } from './fixtures/setup.js';
+import { agentWith, oneCallAndResultEach, setup } from './fixtures/setup.js';
 
 const pending: DecisionRecord = { state: 'pending', session: 's', callId: 'c/1', tool: 'bash', args: '{"command":"ls"}', reason: 'asked' };
 const count = { id: 'call_count', name: 'bash', args: { command: 'echo ran >> counter.txt' } };
@@ -37,7 +37,7 @@ describe('decision stores', () => {
       code: AgentsErrorCode.STORE_FAILED,
       message: expect.stringContaining('state'),
     });
-    expect(() => fileDecisionStore('')).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
+    expect(() => fileDecisionStore('')).toThrow(expect.objectContaining({ code: 'AGENTS_INVALID_OPTIONS' }));
   });
 
   it('fails a write into a directory it cannot create with AGENTS_STORE_FAILED', async () => {
@@ -60,7 +60,7 @@ describe('decision stores', () => {
     const result = await runner.run(agent, 'count');
     expect(result.interruptions).toEqual([]);
     expect(toolOutputs(model.requests[1])[0]?.[1]).toMatch(/^Denied \(APPROVAL_FAILED\)/);
-    expect(eventsOf(s.host, 'tool/result')).toHaveLength(1);
+    await oneCallAndResultEach(s, model.calls);
   });
 });
 
@@ -81,7 +81,7 @@ describe('what an approval covers', () => {
     state.approve(item);
     await b.runner.run(b.agent, state);
     expect(toolOutputs(b.model.requests[0])[0]?.[1]).toMatch(/^Denied \(APPROVAL_CANCELLED\): the arguments differ/);
-    expect(eventsOf(later.host, 'tool/result')).toHaveLength(1);
+    await oneCallAndResultEach(later, ['call_count']);
   });
 
   it('asks the fallback provider for calls no SDK run made, and denies them without one', async () => {

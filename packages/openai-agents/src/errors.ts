@@ -6,8 +6,11 @@ import { DshError } from '@deepseek-ai/dsh-core';
  * to the model: the model reads outcomes, whose codes are core's).
  */
 export const AgentsErrorCode = {
-  /** `openaiAgents`, `tools` or `wrap` got options it cannot use; the message names the field. */
-  INVALID_OPTIONS: 'INVALID_OPTIONS',
+  /**
+   * `openaiAgents`, `tools` or `fileDecisionStore` got options it cannot use (the message names the field),
+   * or `settle`/`describe` ran before any host was bound. Its value was `'INVALID_OPTIONS'` before 0.2.
+   */
+  INVALID_OPTIONS: 'AGENTS_INVALID_OPTIONS',
   /** `tools({ names })` named a tool the host does not have. */
   UNKNOWN_TOOL: 'AGENTS_UNKNOWN_TOOL',
   /** A bridge already serves another host: one bridge is one session. */

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { openaiAgents } from './bridge.js';
 import { AgentsErrorCode } from './errors.js';
 import { toolOutputs } from './fixtures/scripted-model.js';
-import { agentWith, eventsOf, setup } from './fixtures/setup.js';
+import { agentWith, eventsOf, oneCallAndResultEach, setup } from './fixtures/setup.js';
 
 /** An SDK tool the framework defines itself, with a JSON Schema input; `seen` records every body run. */
 function weather(seen: string[], needsApproval = false) {
@@ -44,7 +44,7 @@ describe('a tool the SDK defines itself, wrapped by bridge.wrap', () => {
     expect(toolOutputs(model.requests[1])).toEqual([['call_w', 'sunny in Oslo']]);
     const payload = JSON.parse(readFileSync(s.hookLog, 'utf8').trim());
     expect(payload).toMatchObject({ tool_name: 'weather', tool_input: { city: 'Oslo' } });
-    expect(eventsOf(s.host, 'tool/result')).toHaveLength(1);
+    await oneCallAndResultEach(s, model.calls);
     expect(logProblems(s.host.events.list())).toEqual([]);
   });
 
@@ -59,6 +59,7 @@ describe('a tool the SDK defines itself, wrapped by bridge.wrap', () => {
     await runner.run(agent, 'weather?');
     expect(seen).toEqual([]);
     expect(toolOutputs(model.requests[1])[0]?.[1]).toMatch(/^Denied \(PRE_EXECUTE_DENIED\)/);
+    await oneCallAndResultEach(s, model.calls);
 
     const hooked = await setup({ rules: { allow: ['weather'] } });
     const again = hooked.bridge.wrap(hooked.host, weather(seen));
@@ -66,13 +67,14 @@ describe('a tool the SDK defines itself, wrapped by bridge.wrap', () => {
     await second.runner.run(second.agent, 'weather?');
     expect(seen).toEqual([]);
     expect(toolOutputs(second.model.requests[1])[0]?.[1]).toContain('the test hook blocks FORBIDDEN');
+    await oneCallAndResultEach(hooked, second.model.calls);
   });
 
   it("keeps the tool's own needsApproval: an allow rule does not skip it", async () => {
     const seen: string[] = [];
     const s = await setup({ rules: { allow: ['weather'] } });
     const wrapped = s.bridge.wrap(s.host, weather(seen, true));
-    const { agent, runner } = agentWith(
+    const { agent, model, runner } = agentWith(
       [wrapped],
       [{ calls: [{ id: 'call_w', name: 'weather', args: { city: 'Rome' } }] }, { text: 'ok' }],
     );
@@ -85,7 +87,7 @@ describe('a tool the SDK defines itself, wrapped by bridge.wrap', () => {
     first.state.approve(item);
     await runner.run(agent, first.state);
     expect(seen).toEqual(['Rome']);
-    expect(eventsOf(s.host, 'tool/result')).toHaveLength(1);
+    await oneCallAndResultEach(s, model.calls);
   });
 
   it("hands its execute the call's signal, which aborts when dsh stops the call", async () => {
@@ -107,10 +109,10 @@ describe('a tool the SDK defines itself, wrapped by bridge.wrap', () => {
     });
     const s = await setup({ rules: { allow: ['waits'] }, host: { dispatchTimeoutMs: 50 } });
     const wrapped = s.bridge.wrap(s.host, waits);
-    const { agent, runner } = agentWith([wrapped], [{ calls: [{ id: 'call_x', name: 'waits', args: {} }] }, { text: 'ok' }]);
+    const { agent, model, runner } = agentWith([wrapped], [{ calls: [{ id: 'call_x', name: 'waits', args: {} }] }, { text: 'ok' }]);
     await runner.run(agent, 'wait');
     expect(aborted).toMatchObject({ code: 'TOOL_TIMEOUT' });
-    expect(eventsOf(s.host, 'tool/result')).toHaveLength(1);
+    await oneCallAndResultEach(s, model.calls);
   });
 
   it('refuses what is not a function tool, and a second host', async () => {
@@ -123,9 +125,9 @@ describe('a tool the SDK defines itself, wrapped by bridge.wrap', () => {
       expect.objectContaining({ code: AgentsErrorCode.UNKNOWN_TOOL, message: expect.stringContaining('nope') }),
     );
     expect(() => openaiAgents({ store: {} as never })).toThrow(
-      expect.objectContaining({ code: 'INVALID_OPTIONS', message: expect.stringContaining('store') }),
+      expect.objectContaining({ code: 'AGENTS_INVALID_OPTIONS', message: expect.stringContaining('store') }),
     );
-    expect(() => openaiAgents({ extra: 1 } as never)).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
+    expect(() => openaiAgents({ extra: 1 } as never)).toThrow(expect.objectContaining({ code: 'AGENTS_INVALID_OPTIONS' }));
     expect(s.bridge.tools(s.host, { names: ['read'] }).map((t) => t.name)).toEqual(['read']);
   });
 });
