@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { logProblems } from '@deepseek-ai/dsh-core/testing';
 import { Command } from '@langchain/langgraph';
 import { describe, expect, it } from 'vitest';
-import { agentFor, eventsOf, hookPayloads, setup, toolMessages } from './fixtures/setup.js';
+import { agentFor, eventsOf, hookPayloads, loggedOnDisk, onePerCall, setup, toolMessages } from './fixtures/setup.js';
 
 const thread = (id: string) => ({ configurable: { thread_id: id } });
 const ask = { rules: { ask: ['Bash(echo:*)'] } };
@@ -36,6 +36,7 @@ describe('dsh approvals as LangGraph interrupts', () => {
     expect(eventsOf(s.host, 'tool/result')).toHaveLength(1);
     expect(s.bridge.pending()).toEqual([]);
     expect(logProblems(s.host.events.list())).toEqual([]);
+    expect(await loggedOnDisk(s)).toEqual(onePerCall('call_echo'));
   });
 
   it("denies with the person's message when the resume rejects", async () => {
@@ -50,6 +51,7 @@ describe('dsh approvals as LangGraph interrupts', () => {
     expect(eventsOf(s.host, 'tool/result')).toHaveLength(1);
     expect(eventsOf(s.host, 'tool/result')[0]?.[1]).toMatchObject({ outcome: { status: 'denied', stage: 'approval' } });
     expect(hookPayloads(s)).toHaveLength(1);
+    expect(await loggedOnDisk(s)).toEqual(onePerCall('call_echo'));
   });
 
   it('fails closed on a resume value that is not a decision, saying what was wrong', async () => {
@@ -61,6 +63,7 @@ describe('dsh approvals as LangGraph interrupts', () => {
     const [[, text] = ['', '']] = toolMessages(second.messages);
     expect(text).toContain('LANGCHAIN_INVALID_RESUME');
     expect(eventsOf(s.host, 'tool/result')).toHaveLength(1);
+    expect(await loggedOnDisk(s)).toEqual(onePerCall('call_echo'));
   });
 
   it('gives a call abandoned at its interrupt its one result when cancelPending is called', async () => {
@@ -68,8 +71,7 @@ describe('dsh approvals as LangGraph interrupts', () => {
     const { agent } = agentFor(s, [{ calls: [echoCall] }, { text: 'done' }]);
     await agent.invoke({ messages: [{ role: 'user', content: 'echo' }] }, thread('a4'));
     expect(s.bridge.cancelPending()).toBe(1);
-    await s.host.events.flush();
-    await vitestSettle(() => eventsOf(s.host, 'tool/result').length === 1);
+    await s.bridge.settled();
     expect(eventsOf(s.host, 'tool/result')[0]?.[1]).toMatchObject({ outcome: { status: 'denied', stage: 'approval' } });
     expect(existsSync(join(s.dir, 'out.txt'))).toBe(false);
     expect(s.bridge.pending()).toEqual([]);
@@ -78,10 +80,6 @@ describe('dsh approvals as LangGraph interrupts', () => {
     expect(existsSync(join(s.dir, 'out.txt'))).toBe(false);
     expect(toolMessages(second.messages)[0]?.[1]).toContain('LANGCHAIN_APPROVAL_CANCELLED');
     expect(eventsOf(s.host, 'tool/result')).toHaveLength(1);
+    expect(await loggedOnDisk(s)).toEqual(onePerCall('call_echo'));
   });
 });
-
-/** Waits (bounded by the test timeout only) until `done()` holds. */
-async function vitestSettle(done: () => boolean): Promise<void> {
-  while (!done()) await new Promise((resolve) => setTimeout(resolve, 10));
-}

@@ -2,6 +2,8 @@ import type { Host } from '@deepseek-ai/dsh-core';
 import type { GraphApprovals } from './approvals.js';
 import { CallGroup } from './call-group.js';
 import type { CallRun } from './call-run.js';
+import { type RefusedCall, refusedReason } from './invalid-calls.js';
+import { TaskInterrupts } from './task-interrupts.js';
 
 /** How many answered calls the bridge remembers, so that a re-run node gets the same answer. */
 const rememberedResults = 10_000;
@@ -15,6 +17,11 @@ export class BridgeState {
   readonly runs = new Map<string, CallRun>();
   readonly #answered = new Map<string, unknown>();
   readonly #groups = new Map<string, CallGroup>();
+  /** The questions each LangGraph task put through `interrupt()`, so resume values reach the call they answer. */
+  readonly interrupts = new TaskInterrupts();
+  /** Calls LangChain refused (`invalid_tool_calls`) until they settle: the arguments as sent and LangChain's error. */
+  readonly refused = new Map<string, RefusedCall>();
+  #refusing = false;
   /** Names of LangChain tools registered on the host as dsh tools by this bridge. */
   readonly frameworkTools = new Set<string>();
 
@@ -38,18 +45,38 @@ export class BridgeState {
       if (oldest !== undefined) this.#answered.delete(oldest);
     }
     if (this.runs.get(run.id) === run) this.runs.delete(run.id);
+    this.refused.delete(run.id);
     this.approvals.untrack(run);
     run.enter('settled');
     for (const [key, group] of this.#groups) if (group.settled()) this.#groups.delete(key);
   }
 
-  /** Settles once every call in flight has settled or waits for a person. */
-  async idle(): Promise<void> {
+  /**
+   * Settles once every call seen so far has its `tool/result` in the session
+   * log's sink. A call waiting for a person is not settled until answered
+   * (or `cancelPending()`).
+   */
+  async settled(): Promise<void> {
     for (;;) {
-      const busy = [...this.runs.values()].filter((run) => run.phase !== 'settled' && run.phase !== 'asking');
-      if (busy.length === 0) return;
-      await Promise.race(busy.map((run) => run.nextChange()));
+      const open = [...this.runs.values()].filter((run) => run.phase !== 'settled');
+      if (open.length === 0) break;
+      await Promise.race(open.map((run) => run.nextChange()));
     }
+    await this.host.events.flush();
+  }
+
+  /**
+   * Denies, first thing in pre-execute, a refused call whose arguments dsh
+   * could parse: the framework refused it, so its body never runs. Tapped on
+   * the first refused call, so the hosts that never see one pay nothing.
+   */
+  refuseRefusedCalls(): void {
+    if (this.#refusing) return;
+    this.#refusing = true;
+    this.host.hooks.preExecute.tap({ name: 'langchain/refused-call', stage: -1_000_000 }, (pre) => {
+      const refused = this.refused.get(pre.call.id);
+      return refused === undefined ? undefined : { decision: 'deny', reason: refusedReason(refused.error) };
+    });
   }
 
   /** The group of the AI message `key`, made on first use. */

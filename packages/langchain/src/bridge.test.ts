@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { createHost } from '@deepseek-ai/dsh-core';
 import { ToolMessage } from '@langchain/core/messages';
 import { describe, expect, it } from 'vitest';
-import { eventsOf, setup } from './fixtures/setup.js';
+import { eventsOf, loggedOnDisk, onePerCall, setup } from './fixtures/setup.js';
 import { LangChainBridgeError, LangChainErrorCode, langchainBridge } from './index.js';
 
 function codeOf(fn: () => unknown): string | undefined {
@@ -47,6 +47,7 @@ describe('langchainBridge setup', () => {
     expect(ToolMessage.isInstance(answer) && answer.content).toMatch(/^Error \(LANGCHAIN_MISSING_TOOL_CALL_ID\)/);
     expect(existsSync(join(s.dir, 'x'))).toBe(false);
     expect(eventsOf(s.host, 'tool/call')).toHaveLength(0);
+    expect(await loggedOnDisk(s)).toEqual({});
   });
 });
 
@@ -58,6 +59,7 @@ describe('dsh tools as plain LangChain tools', () => {
     const answer = await read?.invoke({ id: 'call_plain', name: 'read', args: { file_path: 'plain.txt' }, type: 'tool_call' });
     expect(ToolMessage.isInstance(answer) && answer.content).toContain('plain text');
     expect(eventsOf(s.host, 'tool/result').map(([id]) => id)).toEqual(['call_plain']);
+    expect(await loggedOnDisk(s)).toEqual(onePerCall('call_plain'));
   });
 
   it('denies an ask outside a graph run, or asks the fallback provider when there is one', async () => {
@@ -80,5 +82,7 @@ describe('dsh tools as plain LangChain tools', () => {
     await allowed.host.runStep({ calls: [{ id: 'c2', name: 'bash', args: { command: 'echo hi > out.txt' } }] });
     expect(asked).toEqual(['c2']);
     expect(readFileSync(join(allowed.dir, 'out.txt'), 'utf8')).toBe('hi\n');
+    expect(await loggedOnDisk(denied)).toEqual(onePerCall('c1'));
+    expect(await loggedOnDisk(allowed)).toEqual(onePerCall('c2'));
   });
 });

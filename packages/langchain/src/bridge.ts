@@ -6,6 +6,7 @@ import { BridgeState } from './bridge-state.js';
 import { dshLangChainTools } from './dsh-tools.js';
 import { LangChainBridgeError, LangChainErrorCode } from './errors.js';
 import { parseOptions } from './internal/parse-options.js';
+import { admitInvalidCalls } from './invalid-calls.js';
 import { bridgeOptionsSchema, type DshToolsOptions, type LangChainBridgeOptions, toolsOptionsSchema } from './options.js';
 import { runCall } from './run-call.js';
 
@@ -30,10 +31,14 @@ export interface LangChainBridge {
   /** The calls waiting for a person (an interrupt not yet resumed). */
   pending(): PendingApproval[];
   /**
-   * Settles once every call in flight has its result or waits for a person. A
-   * graph run can return before its calls do (an interrupt ends v1's tool node
-   * while its other calls still run); await this before closing the host.
+   * Settles once every call the bridge has seen so far has its `tool/result`
+   * in the session log's sink. A graph run can return before its calls do
+   * (an interrupt ends v1's tool node while its other calls still run); await
+   * this before reading the log or closing the host. A call waiting for a
+   * person settles when it is answered: `cancelPending()` first to end it.
    */
+  settled(): Promise<void>;
+  /** @deprecated Use {@link LangChainBridge.settled}; this is the same function. */
   idle(): Promise<void>;
   /** Ends waiting calls (all, or `callId`) as `cancelled`, so each gets its one result; returns how many. */
   cancelPending(callId?: string): number;
@@ -45,6 +50,7 @@ export function langchainBridge(options?: LangChainBridgeOptions): LangChainBrid
   const approvals = new GraphApprovals(o.fallback);
   const dshTools = new WeakSet<object>();
   let state: BridgeState | undefined;
+  const settled = () => (state === undefined ? Promise.resolve() : state.settled());
 
   const stateFor = (host: Host): BridgeState => {
     if (state !== undefined) {
@@ -96,6 +102,8 @@ export function langchainBridge(options?: LangChainBridgeOptions): LangChainBrid
       return createMiddleware({
         name: o.name ?? 'dsh',
         wrapToolCall: (request, handler) => runCall(s, isDshTool, request, handler) as ReturnType<typeof handler>,
+        // createAgent drops the calls LangChain could not parse: hand them to the tool node, so each gets its result.
+        wrapModelCall: async (request, handler) => admitInvalidCalls(s, await handler(request)) as Awaited<ReturnType<typeof handler>>,
       });
     },
     tools(host, toolsOptions) {
@@ -104,7 +112,8 @@ export function langchainBridge(options?: LangChainBridgeOptions): LangChainBrid
       return dshLangChainTools(host, t.include, (tool) => dshTools.add(tool));
     },
     pending: () => approvals.pending(),
-    idle: () => (state === undefined ? Promise.resolve() : state.idle()),
+    settled,
+    idle: settled,
     cancelPending: (callId) => approvals.cancelPending(callId),
   };
 }

@@ -18,6 +18,8 @@ export const LangChainErrorCode = {
   INVALID_RESUME: 'LANGCHAIN_INVALID_RESUME',
   /** Denial reason: dsh asked about a call that no LangGraph run is executing and no `fallback` provider was given. */
   APPROVAL_OUTSIDE_GRAPH: 'LANGCHAIN_APPROVAL_OUTSIDE_GRAPH',
+  /** Denial reason: LangChain refused the call (`invalid_tool_calls`) but dsh could parse its arguments; it does not run. */
+  INVALID_TOOL_CALL: 'LANGCHAIN_INVALID_TOOL_CALL',
   /** Denial reason: `cancelPending()` ended a call that was waiting for a person. */
   APPROVAL_CANCELLED: 'LANGCHAIN_APPROVAL_CANCELLED',
 } as const;

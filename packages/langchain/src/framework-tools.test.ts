@@ -2,7 +2,7 @@ import { tool } from '@langchain/core/tools';
 import { Command } from '@langchain/langgraph';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { agentFor, eventsOf, hookPayloads, setup, toolMessages } from './fixtures/setup.js';
+import { agentFor, eventsOf, hookPayloads, loggedOnDisk, onePerCall, setup, toolMessages } from './fixtures/setup.js';
 
 const thread = (id: string) => ({ configurable: { thread_id: id } });
 
@@ -35,6 +35,7 @@ describe("LangChain's own tools through the dsh pipeline", () => {
     expect(hookPayloads(s)[0]).toMatchObject({ hook_event_name: 'PreToolUse', tool_name: 'lookup', tool_input: { key: 'colour' } });
     expect(eventsOf(s.host, 'tool/call').map(([id]) => id)).toEqual(['call_lookup']);
     expect(eventsOf(s.host, 'tool/result')[0]?.[1]).toMatchObject({ outcome: { status: 'ok', output: 'value of colour' } });
+    expect(await loggedOnDisk(s)).toEqual(onePerCall('call_lookup'));
   });
 
   it('lets a blocking hook stop the framework tool before its body runs', async () => {
@@ -47,6 +48,7 @@ describe("LangChain's own tools through the dsh pipeline", () => {
     expect(status).toBe('error');
     expect(text).toContain('the test hook blocks FORBIDDEN');
     expect(eventsOf(s.host, 'tool/result')).toHaveLength(1);
+    expect(await loggedOnDisk(s)).toEqual(onePerCall('call_x'));
   });
 
   it('holds a deny rule on the framework tool by its name', async () => {
@@ -56,6 +58,7 @@ describe("LangChain's own tools through the dsh pipeline", () => {
     const result = await agent.invoke({ messages: [{ role: 'user', content: 'look up' }] }, thread('f3'));
     expect(runs).toEqual([]);
     expect(toolMessages(result.messages)[0]?.[1]).toMatch(/^Denied \(PRE_EXECUTE_DENIED\)/);
+    expect(await loggedOnDisk(s)).toEqual(onePerCall('call_d'));
   });
 
   it('asks about the framework tool through an interrupt and runs it once approved', async () => {
@@ -71,6 +74,7 @@ describe("LangChain's own tools through the dsh pipeline", () => {
     expect(hookPayloads(s)).toHaveLength(1);
     expect(eventsOf(s.host, 'tool/call')).toHaveLength(1);
     expect(eventsOf(s.host, 'tool/result')).toHaveLength(1);
+    expect(await loggedOnDisk(s)).toEqual(onePerCall('call_a'));
   });
 
   it('turns a framework tool that throws into one error result', async () => {
@@ -89,6 +93,7 @@ describe("LangChain's own tools through the dsh pipeline", () => {
     const results = eventsOf(s.host, 'tool/result');
     expect(results).toHaveLength(1);
     expect(results[0]?.[1]).toMatchObject({ outcome: { status: 'error' } });
+    expect(await loggedOnDisk(s)).toEqual(onePerCall('call_b'));
   });
 
   it('refuses a framework tool named like a dsh tool, running neither', async () => {
@@ -103,5 +108,6 @@ describe("LangChain's own tools through the dsh pipeline", () => {
     const result = await agent.invoke({ messages: [{ role: 'user', content: 'go' }] }, thread('f6'));
     expect(toolMessages(result.messages)[0]?.[1]).toMatch(/^Error \(LANGCHAIN_TOOL_NAME_TAKEN\)/);
     expect(eventsOf(s.host, 'tool/call')).toHaveLength(0);
+    expect(await loggedOnDisk(s)).toEqual({});
   });
 });

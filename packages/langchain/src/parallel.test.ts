@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { logProblems } from '@deepseek-ai/dsh-core/testing';
 import { Command } from '@langchain/langgraph';
 import { describe, expect, it } from 'vitest';
-import { agentFor, eventsOf, hookPayloads, setup, toolMessages } from './fixtures/setup.js';
+import { agentFor, eventsOf, hookPayloads, loggedOnDisk, onePerCall, resultsLogged, setup, toolMessages } from './fixtures/setup.js';
 
 const thread = (id: string) => ({ configurable: { thread_id: id } });
 
@@ -35,6 +35,7 @@ describe('parallel tool calls of one AI message', () => {
       expect(eventsOf(s.host, 'tool/call').map(([id]) => id)).toEqual(['call_1', 'call_2', 'call_3', 'call_4']);
       expect(hookPayloads(s)).toHaveLength(4);
       expect(logProblems(s.host.events.list())).toEqual([]);
+      expect(await loggedOnDisk(s)).toEqual(onePerCall('call_1', 'call_2', 'call_3', 'call_4'));
     });
 
     it(`runs the calls around an interrupted one once, and the interrupted one after its resume (tool node ${version})`, async () => {
@@ -51,7 +52,7 @@ describe('parallel tool calls of one AI message', () => {
       expect(first.__interrupt__).toHaveLength(1);
       // The calls that needed nobody finish (v1's tool node stops waiting for them at the interrupt); the
       // one waiting for a person does not hold them back.
-      await s.bridge.idle();
+      await resultsLogged(s.host, ['call_a', 'call_b']);
       expect(eventsOf(s.host, 'tool/result').map(([id]) => id)).toEqual(['call_a', 'call_b']);
       const second = await agent.invoke(new Command({ resume: { decisions: [{ type: 'approve' }] } }), thread(`i-${version}`));
       expect(second.__interrupt__ ?? []).toEqual([]);
@@ -63,6 +64,7 @@ describe('parallel tool calls of one AI message', () => {
       expect(eventsOf(s.host, 'tool/result').map(([id]) => id)).toEqual(['call_a', 'call_b', 'call_ask']);
       expect(hookPayloads(s).map((p) => p.tool_use_id)).toEqual(['call_a', 'call_ask', 'call_b']);
       expect(logProblems(s.host.events.list())).toEqual([]);
+      expect(await loggedOnDisk(s)).toEqual(onePerCall('call_a', 'call_ask', 'call_b'));
     });
   }
 });

@@ -2,7 +2,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { logProblems } from '@deepseek-ai/dsh-core/testing';
 import { describe, expect, it } from 'vitest';
-import { agentFor, eventsOf, hookPayloads, setup, toolMessages } from './fixtures/setup.js';
+import { agentFor, eventsOf, hookPayloads, loggedOnDisk, onePerCall, setup, toolMessages } from './fixtures/setup.js';
 
 const thread = (id: string) => ({ configurable: { thread_id: id } });
 
@@ -20,6 +20,7 @@ describe('dsh tools in a LangChain createAgent run', () => {
     expect(hookPayloads(s)[0]).toMatchObject({ hook_event_name: 'PreToolUse', tool_name: 'Read', tool_use_id: 'call_read' });
     expect(eventsOf(s.host, 'tool/result').map(([call]) => call)).toEqual(['call_read']);
     expect(logProblems(s.host.events.list())).toEqual([]);
+    expect(await loggedOnDisk(s)).toEqual(onePerCall('call_read'));
   });
 
   it('holds a deny rule: the body never runs and the model reads the denial', async () => {
@@ -36,6 +37,7 @@ describe('dsh tools in a LangChain createAgent run', () => {
     const results = eventsOf(s.host, 'tool/result');
     expect(results).toHaveLength(1);
     expect(results[0]?.[1]).toMatchObject({ outcome: { status: 'denied', stage: 'pre-execute' } });
+    expect(await loggedOnDisk(s)).toEqual(onePerCall('call_touch'));
   });
 });
 
@@ -53,10 +55,11 @@ describe('cancelling a LangGraph run', () => {
     await expect(
       agent.invoke({ messages: [{ role: 'user', content: 'wait' }] }, { ...thread('t3'), signal: controller.signal }),
     ).rejects.toThrow();
-    await s.bridge.idle();
+    await s.bridge.settled();
     const results = eventsOf(s.host, 'tool/result');
     expect(results).toHaveLength(1);
     expect(results[0]?.[1]).toMatchObject({ outcome: { status: 'error', error: { code: 'ABORTED_BEFORE_DISPATCH' } } });
     expect(existsSync(join(s.dir, 'started'))).toBe(false);
+    expect(await loggedOnDisk(s)).toEqual(onePerCall('call_sleep'));
   });
 });

@@ -36,6 +36,6 @@ describe('the README', () => {
     }
     expect(logged[0]?.[0]).toMatchObject({ name: 'bash', args: { command: 'echo done > status.txt' } });
     expect(logged[1]).toEqual(['Read the notes and wrote the status.']);
-    expect(logged[2]).toEqual([2]);
+    expect(logged[2]).toEqual([['call_1', 'call_2']]);
   });
 });

@@ -1,11 +1,9 @@
 import { exactJsonText as jsonText, type Outcome, outcomeText, z } from '@deepseek-ai/dsh-core';
 import { AIMessage, type BaseMessage, ToolMessage } from '@langchain/core/messages';
-import { interrupt } from '@langchain/langgraph';
 import type { BridgeState } from './bridge-state.js';
 import { CallRun } from './call-run.js';
 import { LangChainErrorCode } from './errors.js';
 import { frameworkOutput } from './framework-result.js';
-import { interruptValue, replyOf } from './interrupt-value.js';
 
 /** The parts of LangChain's `ToolCallRequest` the bridge reads. */
 export interface BridgedRequest {
@@ -53,7 +51,8 @@ export async function runCall<R extends BridgedRequest>(
     state.approvals.track(run);
     joinGroup(state, run, request.state);
     bindBody(run, framework, request, handler);
-    start(state, run, request.toolCall.args, signalOf(request));
+    // A call LangChain refused runs with the arguments as the model sent them: core says what is wrong.
+    start(state, run, state.refused.get(id)?.args ?? request.toolCall.args, signalOf(request));
   } else if (run.phase === 'queued' || run.phase === 'admitting' || run.phase === 'asking') {
     // The node re-ran: its body, if it runs at all, runs with this run's handler and config.
     bindBody(run, run.frameworkBody !== undefined, request, handler);
@@ -71,7 +70,7 @@ function signalOf(request: BridgedRequest): AbortSignal | undefined {
   return signal instanceof AbortSignal ? signal : undefined;
 }
 
-function start(state: BridgeState, call: CallRun, args: Record<string, unknown>, signal: AbortSignal | undefined): void {
+function start(state: BridgeState, call: CallRun, args: Record<string, unknown> | string, signal: AbortSignal | undefined): void {
   const admitted = call.group === undefined ? Promise.resolve() : call.group.turnToAdmit(call);
   void admitted.then(async () => {
     call.enter('admitting');
@@ -92,8 +91,8 @@ async function answer(state: BridgeState, run: CallRun): Promise<unknown> {
     if (run.phase === 'settled') return state.answered(run.id);
     const question = run.question;
     if (question !== undefined) {
-      // Throws GraphInterrupt the first time; returns the resume value when the graph is resumed.
-      question.answer(replyOf(interrupt(interruptValue(question.request))));
+      // Throws GraphInterrupt the first time; answers from the resume value bound to this call once resumed.
+      state.interrupts.ask(question);
       continue;
     }
     await run.nextChange();
