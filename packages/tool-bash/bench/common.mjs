@@ -17,8 +17,9 @@ export function raw(file, args, cwd) {
 /**
  * A host running `bash` calls: the real tool, or (with `rawTool`) a stand-in
  * whose body is a bare spawn, to separate the pipeline's cost from the tool's.
+ * With `outcomes`, each call resolves with its outcome, whatever it is.
  */
-export async function toolHost(options, rawTool = false) {
+export async function toolHost(options, rawTool = false, outcomes = false) {
   const host = createHost({ defaultDecision: 'allow' });
   if (rawTool) {
     host.tools.register({
@@ -31,10 +32,12 @@ export async function toolHost(options, rawTool = false) {
     await host.use(toolBash(options));
   }
   let n = 0;
-  return async (command) => {
+  return async (command, timeout) => {
     n += 1;
-    const { results } = await host.runStep({ calls: [{ id: `bench-${n}`, name: 'bash', args: { command } }] });
+    const args = timeout === undefined ? { command } : { command, timeout };
+    const { results } = await host.runStep({ calls: [{ id: `bench-${n}`, name: 'bash', args }] });
     const outcome = results[0]?.outcome;
+    if (outcomes) return outcome;
     if (outcome?.status !== 'ok') throw new Error(`the bench call failed: ${JSON.stringify(outcome)}`);
     return outcome.output;
   };

@@ -198,6 +198,8 @@ async function execute(env: BashToolEnvironment, shellIsBash: boolean, args: Bas
     throw error;
   } finally {
     feed.close();
+    // The run has settled: nothing of the call is left to hold what the sandbox mounted.
+    prepared.release?.();
   }
   const captured = await capture.finish();
   const planted = gitGuard?.check(marker) ?? [];

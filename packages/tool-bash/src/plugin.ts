@@ -49,8 +49,11 @@ export function toolBash(options: ToolBashOptions = {}): Plugin {
 function register(host: Host, pluginName: string, options: ResolvedToolBashOptions, start: string, roots: readonly string[]) {
   const outputDir = new OutputDirectory(options.outputDir);
   const readOnlyPaths = roots.flatMap((root) => [
-    // `.husky` holds hooks git runs (through core.hooksPath) in repositories set up with husky.
-    ...(options.sandbox.gitWritable ? [] : [join(root, '.git'), join(root, '.husky')]),
+    // `.husky` holds hooks git runs (through core.hooksPath) in repositories set up with husky;
+    // with git writes allowed, hooks and config stay read-only (commits need neither).
+    ...(options.sandbox.gitWritable
+      ? [join(root, '.git', 'hooks'), join(root, '.git', 'config')]
+      : [join(root, '.git'), join(root, '.husky')]),
     ...options.sandbox.readOnlyPaths.map((p) => (isAbsolute(p) ? p : join(root, p))),
   ]);
   const configured = providerOf(options);

@@ -92,6 +92,8 @@ export class SandboxSelector {
       return undefined;
     }
     const why = `the ${this.#configured.name} sandbox is unavailable: ${probe.reason}`;
+    // The sandbox works here; a path of the workspace breaks it. Running unsandboxed is no answer to that.
+    if (probe.cause === 'paths') return { decision: 'deny', reason: `${why}. No fallback applies to this, whatever sandbox.fallback says` };
     switch (this.#fallback) {
       case 'deny':
         return { decision: 'deny', reason: `${why}; tool-bash is configured to refuse commands without it (sandbox.fallback: "deny")` };

@@ -18,12 +18,16 @@ const patientHost = bashHosts({ cwd: ws, killGraceMs: 30_000, sandbox: { provide
 
 describe('bwrap arguments', () => {
   it('drop every capability, unshare user and nested user namespaces, and mount in a working order', () => {
+    // Read-only paths are looked up on disk (missing ones are covered by a stub instead).
+    const w = join(ws, 'args');
+    mkdirSync(join(w, 'b'), { recursive: true });
+    mkdirSync(join(w, '.git'), { recursive: true });
     const args = bwrapArgs({
-      writableRoots: ['/w/b', '/w'],
-      readOnlyPaths: ['/w/.git'],
+      writableRoots: [join(w, 'b'), w],
+      readOnlyPaths: [join(w, '.git')],
       extraReadablePaths: ['/tmp/out'],
       network: false,
-      cwd: '/w',
+      cwd: w,
     });
     const at = (flag: string, value?: string): number =>
       args.findIndex((a, i) => a === flag && (value === undefined || args[i + 1] === value));
@@ -32,9 +36,9 @@ describe('bwrap arguments', () => {
     expect(args[at('--cap-drop') + 1]).toBe('ALL');
     expect(args).not.toContain('--share-net');
     expect(at('--ro-bind', '/')).toBeLessThan(at('--tmpfs', '/tmp'));
-    expect(at('--tmpfs', '/tmp')).toBeLessThan(at('--bind', '/w'));
-    expect(at('--bind', '/w')).toBeLessThan(at('--bind', '/w/b'));
-    expect(at('--bind', '/w/b')).toBeLessThan(at('--ro-bind-try', '/w/.git'));
+    expect(at('--tmpfs', '/tmp')).toBeLessThan(at('--bind', w));
+    expect(at('--bind', w)).toBeLessThan(at('--bind', join(w, 'b')));
+    expect(at('--bind', join(w, 'b'))).toBeLessThan(at('--ro-bind-try', join(w, '.git')));
     expect(bwrapArgs({ writableRoots: [], readOnlyPaths: [], extraReadablePaths: [], network: true, cwd: '/' })).toContain('--share-net');
   });
 });

@@ -102,7 +102,8 @@ export async function terminateTree(tree: ProcessTree, graceMs: number): Promise
 export async function leftovers(tree: ProcessTree, sweep: boolean, budgetMs: number): Promise<boolean> {
   if (!(tree.pid > 1)) return false;
   if (tree.cgroup?.killable === true && tree.cgroup.populated()) return true;
-  if (tree.containsProcessTree) return false;
+  // A namespace is empty once its launcher exited; a cgroup (limits only) that still lists a member says otherwise.
+  if (tree.containsProcessTree) return tree.cgroup?.populated() === true;
   const deadline = performance.now() + budgetMs;
   if (groupMayExist(tree.pid) && (!hasProc() || (await groupMembersAsync(tree.pid, { deadline })).pids.length > 0)) return true;
   return sweep && hasProc() && (await markedProcessesAsync(tree.marker, { deadline })).pids.length > 0;
@@ -139,7 +140,8 @@ function namespaceStrategy(tree: ProcessTree): Strategy {
     async kill() {
       killAll();
     },
-    gone: async () => tree.hasExited() && !initAlive(),
+    // The launcher exits once the namespace is empty; the call's cgroup, where there is one, must say so too.
+    gone: async () => tree.hasExited() && !initAlive() && tree.cgroup?.populated() !== true,
     survivors: async () => [...(tree.hasExited() ? [] : [tree.pid]), ...(initAlive() ? [(init as NamespaceInit).pid] : [])],
   };
 }

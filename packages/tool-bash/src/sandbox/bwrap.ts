@@ -3,6 +3,8 @@ import { accessSync, constants } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
 import { feedInputs, stdioOf } from '../internal/run-process.js';
 import { type Mask, masksOf } from './masks.js';
+import { holdStubs } from './mount-stubs.js';
+import { byDepth, protectedLayout } from './protected-paths.js';
 import type { SandboxCommand, SandboxPolicy, SandboxProbe, SandboxProvider } from './provider.js';
 import { seccompFilter } from './seccomp.js';
 
@@ -40,10 +42,11 @@ export function bwrapSandbox(options: BwrapSandboxOptions = {}): SandboxProvider
   const wrap = (command: SandboxCommand, policy: SandboxPolicy): SandboxCommand => {
     const filter = policy.network ? filters.on : filters.off;
     const limit = policy.maxProcesses !== undefined && prlimit !== undefined ? [prlimit, `--nproc=${policy.maxProcesses}`, '--'] : [];
+    const profile = bwrapProfile(policy);
     return {
       file: bwrap,
       args: [
-        ...bwrapArgs(policy),
+        ...profile.args,
         ...(filter === undefined ? [] : ['--seccomp', String(seccompFd)]),
         '--',
         ...limit,
@@ -51,6 +54,7 @@ export function bwrapSandbox(options: BwrapSandboxOptions = {}): SandboxProvider
         ...command.args,
       ],
       inputs: filter === undefined ? [] : [{ fd: seccompFd, data: filter }],
+      release: holdStubs(profile.stubs),
     };
   };
   return Object.freeze({
@@ -59,28 +63,58 @@ export function bwrapSandbox(options: BwrapSandboxOptions = {}): SandboxProvider
     wrap,
     environment: () => ({ TMPDIR: '/tmp' }),
     // The probe runs the real profile and checks from inside that `/` is not writable.
-    probe: (policy: SandboxPolicy): Promise<SandboxProbe> =>
-      filters.off === undefined
-        ? Promise.resolve({ ok: false, reason: `no seccomp filter for the ${process.arch} architecture (x64 and arm64 have one)` })
-        : probeRun(wrap({ file: '/bin/sh', args: ['-c', 'if [ -w / ]; then exit 3; fi'] }, policy), probeTimeoutMs),
+    probe: async (policy: SandboxPolicy): Promise<SandboxProbe> => {
+      if (filters.off === undefined)
+        return { ok: false, reason: `no seccomp filter for the ${process.arch} architecture (x64 and arm64 have one)` };
+      const run = (p: SandboxPolicy) =>
+        probeRun(wrap({ file: '/bin/sh', args: ['-c', 'if [ -w / ]; then exit 3; fi'] }, p), probeTimeoutMs);
+      const probe = await run(policy);
+      if (probe.ok) return probe;
+      if (probe.bwrapFailed !== true) return { ok: false, reason: probe.reason };
+      // bwrap failed: if it works without the policy's paths, those are the cause, and running
+      // without a sandbox because of a file in the workspace would be a silent downgrade.
+      const bare = await run({ ...policy, readOnlyPaths: [], extraReadablePaths: [], denyReadPaths: [] });
+      if (!bare.ok) return probe;
+      return {
+        ok: false,
+        cause: 'paths',
+        reason: `bwrap works here, but not with the paths this workspace protects (${probe.detail}); fix or remove that path`,
+      };
+    },
   });
 }
 
 /**
  * The bwrap arguments for a policy, in the order bwrap needs: `/` read-only
- * first, then the fresh `/dev`, `/proc` and `/tmp`, then binds (shorter paths
- * first, so a nested bind lands on top of its parent), then read-only
- * re-binds, then the masks over the deny-read paths that exist (a mask that
- * holds a root goes before the binds, so the root stays usable). The seccomp
- * filter is added by the provider's `wrap`, which also feeds it.
+ * first, then the fresh `/dev`, `/proc` (PID 1's memory hidden) and `/tmp`,
+ * then binds (shorter paths first, so a nested bind lands on top of its
+ * parent), then the pins and read-only re-binds that keep protected paths
+ * in place (see `protectedLayout`), then the masks over the deny-read paths
+ * that exist (a mask that holds a root goes before the binds, so the root
+ * stays usable). The seccomp filter is added by the provider's `wrap`, which
+ * also feeds it.
  */
 export function bwrapArgs(policy: SandboxPolicy): string[] {
+  return bwrapProfile(policy).args;
+}
+
+/** The arguments, and the stubs bwrap will create on the host as mount points (removed after the call). */
+function bwrapProfile(policy: SandboxPolicy): { args: string[]; stubs: readonly string[] } {
   const args = ['--die-with-parent', '--new-session', '--unshare-all'];
   if (policy.network) args.push('--share-net');
   args.push('--unshare-user', '--disable-userns', '--cap-drop', 'ALL');
-  args.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp');
-  const bound = [...policy.writableRoots, ...policy.extraReadablePaths, ...policy.readOnlyPaths];
+  args.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc');
+  // PID 1 (bwrap's init) runs as the command's user without capabilities, so without this a command
+  // could write code into it through /proc/1/mem and keep the namespace alive after the host dies.
+  for (const mem of pidOneMemory) args.push('--ro-bind', '/dev/null', mem);
+  args.push('--tmpfs', '/tmp');
   const masks = masksOf(policy.denyReadPaths ?? []);
+  const layout = protectedLayout(
+    policy.writableRoots,
+    policy.readOnlyPaths,
+    masks.map((mask) => mask.path),
+  );
+  const bound = [...policy.writableRoots, ...policy.extraReadablePaths, ...layout.readOnly, ...layout.pins];
   const holdsBound = (mask: Mask): boolean => bound.some((path) => path === mask.path || path.startsWith(`${mask.path}/`));
   const pushMask = (mask: Mask): void => {
     if (mask.directory) args.push('--tmpfs', mask.path, '--remount-ro', mask.path);
@@ -88,16 +122,17 @@ export function bwrapArgs(policy: SandboxPolicy): string[] {
   };
   for (const mask of masks) if (holdsBound(mask)) pushMask(mask);
   for (const root of byDepth(policy.writableRoots)) args.push('--bind', root, root);
+  for (const dir of layout.pins) args.push('--bind', dir, dir);
   for (const path of byDepth(policy.extraReadablePaths)) args.push('--ro-bind-try', path, path);
-  for (const path of byDepth(policy.readOnlyPaths)) args.push('--ro-bind-try', path, path);
+  for (const path of byDepth(layout.readOnly)) args.push('--ro-bind-try', path, path);
+  for (const stub of layout.stubs) args.push('--ro-bind', '/dev/null', stub);
   for (const mask of masks) if (!holdsBound(mask)) pushMask(mask);
   args.push('--chdir', policy.cwd);
-  return args;
+  return { args, stubs: layout.stubs };
 }
 
-function byDepth(paths: readonly string[]): string[] {
-  return [...new Set(paths)].sort((a, b) => a.length - b.length || a.localeCompare(b));
-}
+/** PID 1's memory inside the sandbox, through both of its names. */
+const pidOneMemory = ['/proc/1/mem', '/proc/1/task/1/mem'] as const;
 
 /** The first executable `name` on `PATH`, as an absolute path. */
 function onPath(name: string): string | undefined {
@@ -114,11 +149,16 @@ function onPath(name: string): string | undefined {
   return undefined;
 }
 
-function probeRun(command: SandboxCommand, timeoutMs: number): Promise<SandboxProbe> {
+/** A probe run's result; a failure of bwrap itself (not of the check inside) carries what bwrap said. */
+type ProbeRun =
+  | { readonly ok: true; readonly detail: string }
+  | { readonly ok: false; readonly reason: string; readonly bwrapFailed?: boolean; readonly detail?: string };
+
+function probeRun(command: SandboxCommand, timeoutMs: number): Promise<ProbeRun> {
   return new Promise((resolve) => {
     let stderr = '';
     let settled = false;
-    const finish = (probe: SandboxProbe): void => {
+    const finish = (probe: ProbeRun): void => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
@@ -128,6 +168,9 @@ function probeRun(command: SandboxCommand, timeoutMs: number): Promise<SandboxPr
     stdio[1] = 'ignore';
     const child = spawn(command.file, command.args, { stdio, detached: true });
     feedInputs(child, command);
+    // The probe's mount-point stubs go once bwrap is gone (or never started).
+    child.once('close', () => command.release?.());
+    child.once('error', () => command.release?.());
     const timer = setTimeout(() => {
       if (child.pid !== undefined) {
         try {
@@ -156,7 +199,12 @@ function probeRun(command: SandboxCommand, timeoutMs: number): Promise<SandboxPr
       else if (code === 3) finish({ ok: false, reason: 'bwrap ran, but "/" was writable inside it, so it is not a sandbox here' });
       else {
         const why = stderr.trim().split('\n').slice(0, 3).join('; ');
-        finish({ ok: false, reason: `bwrap failed (${signal ?? `exit code ${code}`})${why === '' ? '' : `: ${why}`}` });
+        finish({
+          ok: false,
+          reason: `bwrap failed (${signal ?? `exit code ${code}`})${why === '' ? '' : `: ${why}`}`,
+          bwrapFailed: signal === null && why.startsWith('bwrap:'),
+          detail: why,
+        });
       }
     });
   });

@@ -6,7 +6,11 @@
 export interface SandboxPolicy {
   /** Directories the command may write (the workspace roots). Everything else is read-only. */
   readonly writableRoots: readonly string[];
-  /** Paths inside the writable roots that stay read-only (`.git` by default). Missing paths are skipped. */
+  /**
+   * Paths inside the writable roots that stay read-only (`.git` by default),
+   * and cannot be moved away by renaming a directory above them. A missing
+   * one cannot be created either, except a root's `.git` and `.husky`.
+   */
   readonly readOnlyPaths: readonly string[];
   /** Paths outside the roots the command may read even though the sandbox hides them (the output directory, under `/tmp`). */
   readonly extraReadablePaths: readonly string[];
@@ -33,6 +37,12 @@ export interface SandboxCommand {
    * and is then closed.
    */
   readonly inputs?: readonly SandboxInput[];
+  /**
+   * Called once the command and every process it started are gone (or it
+   * never started): undoes what `wrap` left on the host for it (bwrap's
+   * mount points for paths that must not be created).
+   */
+  readonly release?: () => void;
 }
 
 /** Bytes handed to the launcher on descriptor `fd` (see `SandboxCommand.inputs`). */
@@ -42,7 +52,18 @@ export interface SandboxInput {
 }
 
 /** The result of a provider's probe: usable, or why not. */
-export type SandboxProbe = { readonly ok: true; readonly detail?: string } | { readonly ok: false; readonly reason: string };
+export type SandboxProbe =
+  | { readonly ok: true; readonly detail?: string }
+  | {
+      readonly ok: false;
+      readonly reason: string;
+      /**
+       * `'paths'` when the sandbox works here but not with the policy's paths
+       * (a file of the workspace it cannot mount): no fallback applies then,
+       * and every call is refused with the reason, which names the file.
+       */
+      readonly cause?: 'paths';
+    };
 
 /**
  * An OS sandbox for shell commands, as a pure argv transform: the tool keeps

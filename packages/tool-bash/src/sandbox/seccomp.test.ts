@@ -76,8 +76,9 @@ describe('deny-read masks in the bwrap arguments', () => {
       join(dir, 'home', '.ssh'),
     ]);
     expect(args.filter((a) => a === join(dir, 'home', '.netrc'))).toHaveLength(1);
-    expect(args[at('--ro-bind', '/dev/null') + 2]).toBe(join(dir, 'home', '.netrc'));
-    expect(at('--ro-bind', '/dev/null')).toBeGreaterThan(at('--bind', root));
+    // PID 1's memory is covered with /dev/null too; the mask of the file is the one aimed at it.
+    const netrc = args.findIndex((a, i) => a === '--ro-bind' && args[i + 1] === '/dev/null' && args[i + 2] === join(dir, 'home', '.netrc'));
+    expect(netrc).toBeGreaterThan(at('--bind', root));
     expect(args.join(' ')).not.toContain('missing');
     expect(args.join(' ')).not.toContain('.npmrc');
   });
