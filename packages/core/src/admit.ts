@@ -8,6 +8,7 @@ import { isPromiseLike, type MaybePromise, withDeadline } from './internal/deadl
 import { runSeries, type SeriesSteps } from './internal/series.js';
 import { deepFreeze, findProtoKey, parseJsonExact } from './json.js';
 import { deniedOutcome, errorOutcome } from './outcome.js';
+import { isFailure, resolvedArgs } from './resolve-paths.js';
 import type { Runtime } from './runtime.js';
 import type { Tap } from './taps.js';
 import type { AnyToolDefinition } from './tool.js';
@@ -178,7 +179,10 @@ class PreExecuteSeries implements SeriesSteps<Tap<PreExecuteTap>, PreExecuteUpda
     let next: PreExecuteState = this.state;
     // The very args object that came in is no rewrite: nothing to validate again or record.
     if (update.args !== undefined && update.args !== next.args) {
-      next = { ...next, args: update.args };
+      // Rewritten paths are resolved at once: the taps after this one judge what the body will touch.
+      const args = resolvedArgs(this.#rt, this.#info.tool, update.args);
+      if (isFailure(args)) return this.#failed(tap.name, `rewrote the arguments, but ${args.message}`);
+      next = { ...next, args };
       this.rewrittenBy = tap.name;
     }
     if (update.decision !== undefined) {

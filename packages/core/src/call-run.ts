@@ -24,6 +24,8 @@ export interface CallRun {
   validated: boolean;
   /** The validated arguments before a pre-execute rewrite; set only when rewritten. */
   originalArgs: Args | undefined;
+  /** True when the tool's `resolvePaths` changed the validated arguments: `tool/result` then records the effective ones. */
+  pathsResolved: boolean;
   allowedBy: 'pre-execute' | 'approval';
   /** The pre-execute reason, shown to the user when the call is put to approval. */
   askReason: string | undefined;
@@ -54,6 +56,7 @@ export function newCallRun(identity: CallIdentity, sent: unknown, parent: CallRu
     args: {},
     validated: false,
     originalArgs: undefined,
+    pathsResolved: false,
     allowedBy: 'pre-execute',
     askReason: undefined,
     askBy: undefined,

@@ -6,6 +6,7 @@ import { ErrorCode, messageOf } from './errors.js';
 import type { Decision } from './hooks.js';
 import { isPromiseLike, type MaybePromise } from './internal/deadline.js';
 import { type CallIdentity, errorOutcome, type Outcome } from './outcome.js';
+import { resolveCallPaths } from './resolve-paths.js';
 import type { ParentCall, Runtime } from './runtime.js';
 import { showPending } from './show-cards.js';
 
@@ -57,6 +58,11 @@ function decide(rt: Runtime, run: CallRun, signal: AbortSignal | undefined): May
   if (run.outcome !== undefined) return;
   validate(rt, run);
   if (run.outcome !== undefined) return;
+  // Paths are resolved once, here, so every policy stage and the body see the same absolute path.
+  if (run.tool?.resolvePaths !== undefined) {
+    resolveCallPaths(rt, run, run.tool);
+    if (run.outcome !== undefined) return;
+  }
   const decision = preExecute(rt, run);
   if (isPromiseLike(decision)) return decision.then((d) => approveAndGuard(rt, run, signal, d));
   return approveAndGuard(rt, run, signal, decision);

@@ -163,7 +163,8 @@ export function commit(rt: Runtime, run: CallRun, outcome: Outcome): void | Prom
   let data: EventData<'tool/result'>;
   let bytes = measured ? 32 + identity.name.length + run.finalBytes : undefined;
   if (run.originalArgs === undefined) {
-    data = { name: identity.name, outcome };
+    data = run.pathsResolved ? { name: identity.name, outcome, args: run.args as JsonValue } : { name: identity.name, outcome };
+    if (run.pathsResolved && bytes !== undefined) bytes += approxSize(run.args);
   } else {
     data = { name: identity.name, outcome, args: run.args as JsonValue, originalArgs: run.originalArgs as JsonValue };
     if (bytes !== undefined) bytes += approxSize(run.args) + approxSize(run.originalArgs);

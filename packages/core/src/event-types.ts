@@ -28,9 +28,9 @@ export const toolCallEvent = z.object({
 export const toolResultEvent = z.object({
   name: z.string(),
   outcome: outcomeSchema,
-  /** The arguments the body ran with, when a pre-execute tap rewrote them. */
+  /** The arguments the body ran with, when they differ from the validated ones: the tool resolved paths in them, or a pre-execute tap rewrote them. */
   args: jsonValue.optional(),
-  /** The validated arguments before the rewrite. */
+  /** When a pre-execute tap rewrote the arguments: what the waterfall started from (validated, paths resolved). */
   originalArgs: jsonValue.optional(),
   /** True when written by `loadSessionLog` for a call whose result was never logged. */
   synthetic: z.literal(true).optional(),

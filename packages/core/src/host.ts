@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
+import { type SessionAnchors, sessionAnchors } from './anchors.js';
 import { Diagnostics } from './diagnostics.js';
 import { emitChecked } from './emit.js';
 import { DshError, ErrorCode, messageOf } from './errors.js';
@@ -89,6 +90,12 @@ export interface HostEvents {
 /** A pipeline host: one per session. */
 export interface Host {
   readonly session: string;
+  /**
+   * The session's working, project and home directories (absolute, frozen).
+   * Plugins take them by default; file tools resolve path arguments against
+   * them before any policy sees a call.
+   */
+  readonly anchors: SessionAnchors;
   /** Registers a plugin: awaits its `register`, refusing a second plugin of the same name. */
   use(plugin: Plugin): Promise<void>;
   /** Runs every call of a step and resolves with one result per call. Never rejects. */
@@ -110,6 +117,11 @@ export interface Host {
 export function createHost(options: HostOptions = {}): Host {
   const o = parseHostOptions(options);
   const session = o.session ?? randomUUID();
+  const anchors = sessionAnchors({
+    ...(o.cwd === undefined ? {} : { cwd: o.cwd }),
+    ...(o.projectDir === undefined ? {} : { projectDir: o.projectDir }),
+    ...(o.homeDir === undefined ? {} : { homeDir: o.homeDir }),
+  });
   const diagnostics = new Diagnostics();
   const log = new EventLog({
     session,
@@ -127,6 +139,7 @@ export function createHost(options: HostOptions = {}): Host {
   const tokenPrefix = randomUUID().slice(0, 8);
   const rt: Runtime = {
     session,
+    anchors,
     tools: registry,
     hooks,
     guards,
@@ -157,6 +170,7 @@ export function createHost(options: HostOptions = {}): Host {
 
   const host: Host = {
     session,
+    anchors,
     use(plugin) {
       // Plugins register one at a time, so a dependency is in place before its dependants.
       const turn = registering.then(() => registerPlugin(host, plugins, plugin, pluginTimeoutMs));

@@ -11,6 +11,7 @@
  * @hidden
  */
 export { z } from 'zod';
+export { type AnchorOptions, anchorPath, type SessionAnchors, sessionAnchors } from './anchors.js';
 export type { ApprovalAnswer, ApprovalProvider, ApprovalReply, ApprovalRequest } from './approval.js';
 export { type AbortFollower, Cancellation, type CancellationOptions } from './cancellation.js';
 export { type Catalog, type CatalogEvent, catalogMarkdown, catalogOf } from './catalog.js';

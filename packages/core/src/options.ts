@@ -6,10 +6,17 @@ import type { Decision } from './hooks.js';
 import type { UiAdapter } from './ui.js';
 
 const ms = z.number().int().positive();
+const directory = z
+  .string()
+  .min(1)
+  .refine((s) => !s.includes('\0'), 'must not contain NUL bytes');
 
 /** The zod schema of `createHost` options (functions and objects checked by shape). */
 export const hostOptionsSchema = z.strictObject({
   session: z.string().min(1).optional(),
+  cwd: directory.optional(),
+  projectDir: directory.optional(),
+  homeDir: directory.optional(),
   sink: z.custom<EventSink>((v) => typeof (v as EventSink | null)?.append === 'function', 'must have an append method').optional(),
   retainEvents: z.number().int().positive().optional(),
   retainEventBytes: z.number().int().positive().optional(),
@@ -30,6 +37,16 @@ export const hostOptionsSchema = z.strictObject({
 export interface HostOptions {
   /** The session id written on every event; a random UUID by default. */
   readonly session?: string;
+  /**
+   * The session's working directory: file tools resolve relative paths
+   * against it, bash starts there, permission rules anchor `./p` there.
+   * `process.cwd()` by default; a relative one resolves against that.
+   */
+  readonly cwd?: string;
+  /** The project root (`.claude/` settings, `/p` rules, the grants file): `cwd` by default. */
+  readonly projectDir?: string;
+  /** What `~` stands for in paths and rules: the user's home by default. */
+  readonly homeDir?: string;
   /** Where events go besides memory, such as `jsonlSink(path)`. */
   readonly sink?: EventSink;
   /**

@@ -119,6 +119,7 @@ function definitionProblem(d: AnyToolDefinition): string | undefined {
   if (d.output !== undefined && typeof (d.output as { safeParse?: unknown }).safeParse !== 'function')
     return `tool "${d.name}": output must be a zod schema`;
   if (typeof d.execute !== 'function') return `tool "${d.name}": execute must be a function`;
+  if (d.resolvePaths !== undefined && typeof d.resolvePaths !== 'function') return `tool "${d.name}": resolvePaths must be a function`;
   if (d.timeoutMs !== undefined && !(Number.isFinite(d.timeoutMs) && d.timeoutMs > 0)) {
     return `tool "${d.name}": timeoutMs must be a positive number`;
   }

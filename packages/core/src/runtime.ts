@@ -1,3 +1,4 @@
+import type { SessionAnchors } from './anchors.js';
 import type { ApprovalProvider } from './approval.js';
 import type { Diagnostics } from './diagnostics.js';
 import type { ContextPart, EventLog } from './events.js';
@@ -23,6 +24,8 @@ export interface Limits {
 /** Everything the pipeline stages share: one per host. */
 export interface Runtime {
   readonly session: string;
+  /** The session's working, project and home directories: what tools resolve path arguments against. */
+  readonly anchors: SessionAnchors;
   readonly tools: ToolRegistry;
   readonly hooks: Hooks;
   readonly guards: GuardRegistry;

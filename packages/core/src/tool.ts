@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { SessionAnchors } from './anchors.js';
 import type { EventData, EventType } from './events.js';
 import type { GateData, GateType, GateVerdict } from './gates.js';
 import type { JsonValue } from './json.js';
@@ -89,6 +90,18 @@ export interface ToolDefinition<Input extends z.ZodType = z.ZodType, Output = un
   readonly idempotent?: boolean;
   /** This tool's names and argument mapping in other agents' vocabularies. */
   readonly external?: Readonly<Partial<Record<Dialect, ExternalName>>>;
+  /**
+   * For a tool that takes file paths: returns the arguments with each path
+   * made absolute and resolved exactly as the body will open it (against the
+   * session's `anchors` or the tool's own working directory, `~` expanded,
+   * symlinks followed). Core calls it once after validation, before
+   * `tools/pre-execute`, and again on arguments a tap rewrites (before they
+   * are validated again, so it must only touch string fields it knows);
+   * taps, approval, guards and the body all see its result. Synchronous.
+   * Return the very object given when nothing changes. A throw fails the
+   * call with `PATH_RESOLUTION_FAILED`.
+   */
+  resolvePaths?(args: Readonly<Record<string, unknown>>, anchors: SessionAnchors): Readonly<Record<string, unknown>>;
 }
 
 /** A tool definition as the registry holds it, whatever its input type. */

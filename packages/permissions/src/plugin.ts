@@ -8,7 +8,8 @@ import {
   type Host,
   type Plugin,
 } from '@deepseek-ai/dsh-core';
-import { defaultAnchors, RuleSet, type RuleSubject, realOrSelf, type SourcedRule, subjectOf } from '@deepseek-ai/dsh-rules';
+import { type Anchors, RuleSet, type RuleSubject, realOrSelf, type SourcedRule, subjectOf } from '@deepseek-ai/dsh-rules';
+import { anchorsOf, sameAnchors } from './anchors.js';
 import { type DecidedBy, decide, type PermissionDecision, type PermissionMode, permissionModes } from './decide.js';
 import { PermissionsError, PermissionsErrorCode } from './errors.js';
 import type { DecisionEventData } from './events.js';
@@ -70,10 +71,12 @@ const maxPending = 4096;
  */
 export function permissions(options: PermissionsOptions = {}): PermissionsPlugin {
   const o = parsePermissionsOptions(options);
-  const anchors = defaultAnchors(o);
+  // The options' anchors until the plugin is registered; the host's (unless the options override them) from then on.
+  let anchors: Anchors = anchorsOf(o);
   const agent = o.agent ?? 'main';
-  const grantsFile = o.grantsFile === false ? undefined : (o.grantsFile ?? join(anchors.projectDir, '.dsh', 'permission-grants.json'));
-  const scopes: GrantScope[] = (o.remember ?? ['session', 'project']).filter((s) => s === 'session' || grantsFile !== undefined);
+  const grantsFileOf = (a: Anchors) =>
+    o.grantsFile === false ? undefined : (o.grantsFile ?? join(a.projectDir, '.dsh', 'permission-grants.json'));
+  const scopes: GrantScope[] = (o.remember ?? ['session', 'project']).filter((s) => s === 'session' || o.grantsFile !== false);
   const readOnly = new Set(o.readOnlyTools ?? []);
   const pending = new Map<string, Pending>();
   let host: Host | undefined;
@@ -93,14 +96,16 @@ export function permissions(options: PermissionsOptions = {}): PermissionsPlugin
     host?.diagnostics.record(problem.code, 'permissions', problem.message);
     void host?.events.emit('permissions/problem', problem).catch(() => undefined);
   };
-  const store = new GrantStore({
-    file: grantsFile,
-    project: realOrSelf(anchors.projectDir),
-    agent,
-    anchors,
-    lockTimeoutMs: o.lockTimeoutMs ?? 5000,
-    onProblem: (error) => report(problemOf(error)),
-  });
+  const storeFor = (a: Anchors) =>
+    new GrantStore({
+      file: grantsFileOf(a),
+      project: realOrSelf(a.projectDir),
+      agent,
+      anchors: a,
+      lockTimeoutMs: o.lockTimeoutMs ?? 5000,
+      onProblem: (error) => report(problemOf(error)),
+    });
+  let store = storeFor(anchors);
 
   const load = async (): Promise<void> => {
     const files = o.settingsFiles === false ? [] : (o.settingsFiles ?? defaultSettingsFiles(anchors));
@@ -172,6 +177,11 @@ export function permissions(options: PermissionsOptions = {}): PermissionsPlugin
         );
       }
       host = h;
+      const sessionAnchors = anchorsOf(o, h.anchors);
+      if (!sameAnchors(sessionAnchors, anchors)) {
+        anchors = sessionAnchors;
+        store = storeFor(anchors);
+      }
       for (const [type, schema] of Object.entries(permissionsEventSchemas)) h.events.define(type, schema);
       await load();
       // A rule dsh applies with a meaning other than Claude Code's is a warning; everything else fails a strict set-up.

@@ -32,7 +32,7 @@ export const toolBashOptionsSchema = z
       .string()
       .regex(/^[A-Za-z0-9_-]{1,64}$/)
       .default('bash'),
-    /** Where the first command starts; `process.cwd()` by default. Must exist. */
+    /** Where the first command starts: the host's working directory (`host.anchors.cwd`) by default. Must exist. */
     cwd: path.optional(),
     /** The workspace roots: writable inside the sandbox, and where a `cd` may lead. `[cwd]` by default. */
     roots: z.array(path).min(1).optional(),
@@ -106,7 +106,7 @@ export const toolBashOptionsSchema = z
         bwrapPath: path.default('bwrap'),
         /** Paths hidden from sandboxed commands (`~/` is `home`); replaces the default list. */
         denyRead: z.array(path).default([...defaultDenyRead]),
-        /** The directory `~` stands for in `denyRead`; the user's home by default. */
+        /** The directory `~` stands for in `denyRead`: the host's home directory (`host.anchors.homeDir`) by default. */
         home: path.optional(),
       })
       .default({

@@ -1,4 +1,3 @@
-import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { DshError, definePlugin, ErrorCode, type Host, type Plugin, z } from '@deepseek-ai/dsh-core';
 import { bashTool } from './bash-tool.js';
@@ -37,12 +36,17 @@ export const bashSandboxEvent = z.object({ provider: z.string(), fallbackReason:
  */
 export function toolBash(options: ToolBashOptions = {}): Plugin {
   const resolved = parseToolBashOptions(options);
-  const { start, roots } = resolveDirectories(resolved);
+  checkSandboxPaths(resolved);
+  // A cwd of its own is checked now; without one, bash starts in the host's working directory, known at registration.
+  const own = resolved.cwd === undefined ? undefined : resolveDirectories(resolved, resolved.cwd, 'cwd');
   const pluginName = resolved.name === 'bash' ? 'tool-bash' : `tool-bash-${resolved.name}`;
   return definePlugin({
     name: pluginName,
     version,
-    register: (host) => register(host, pluginName, resolved, start, roots),
+    register: (host) => {
+      const { start, roots } = own ?? resolveDirectories(resolved, host.anchors.cwd, "the host's working directory");
+      register(host, pluginName, resolved, start, roots);
+    },
   });
 }
 
@@ -57,7 +61,7 @@ function register(host: Host, pluginName: string, options: ResolvedToolBashOptio
     ...options.sandbox.readOnlyPaths.map((p) => (isAbsolute(p) ? p : join(root, p))),
   ]);
   const configured = providerOf(options);
-  const home = options.sandbox.home ?? homedir();
+  const home = options.sandbox.home ?? host.anchors.homeDir;
   const denyReadPaths = options.sandbox.denyRead.map((p) => expandHome(p, home));
   const limits = {
     processes: options.limits.processes ?? undefined,
@@ -110,21 +114,25 @@ function register(host: Host, pluginName: string, options: ResolvedToolBashOptio
   host.guards.register({ id: `${pluginName}/sandbox`, check: selector.check });
 }
 
-function resolveDirectories(options: ResolvedToolBashOptions): { start: string; roots: string[] } {
-  const fail = (field: string, message: string): never => {
-    throw new DshError(BashErrorCode.INVALID_OPTIONS, `toolBash: ${field}: ${message}`);
-  };
-  const cwd = options.cwd ?? process.cwd();
-  const start = existingDirectory(resolve(cwd)) ?? fail('cwd', `${cwd} is not an existing directory`);
+function fail(field: string, message: string): never {
+  throw new DshError(BashErrorCode.INVALID_OPTIONS, `toolBash: ${field}: ${message}`);
+}
+
+/** Where the first command starts (`cwd`: the option's or the host's, named by `field`) and the roots, each real and existing. */
+function resolveDirectories(options: ResolvedToolBashOptions, cwd: string, field: string): { start: string; roots: string[] } {
+  const start = existingDirectory(resolve(cwd)) ?? fail(field, `${cwd} is not an existing directory`);
   const roots = (options.roots ?? [start]).map(
     (root, i) => existingDirectory(resolve(start, root)) ?? fail(`roots.${i}`, `${root} is not an existing directory`),
   );
-  if (!insideRoots(start, roots)) fail('cwd', `${start} is not inside any of the roots (${roots.join(', ')})`);
+  if (!insideRoots(start, roots)) fail(field, `${start} is not inside any of the roots (${roots.join(', ')})`);
+  return { start, roots };
+}
+
+function checkSandboxPaths(options: ResolvedToolBashOptions): void {
   options.sandbox.denyRead.forEach((p, i) => {
     if (!isAbsolute(p) && p !== '~' && !p.startsWith('~/')) fail(`sandbox.denyRead.${i}`, `${p} must be absolute or start with ~/`);
   });
   if (options.sandbox.home !== undefined && !isAbsolute(options.sandbox.home)) fail('sandbox.home', 'must be an absolute path');
-  return { start, roots };
 }
 
 function providerOf(options: ResolvedToolBashOptions): SandboxProvider {

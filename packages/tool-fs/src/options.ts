@@ -22,11 +22,14 @@ export const toolFsOptionsSchema = z.strictObject({
 
 /** Options of `toolFs`. Every one is optional. */
 export interface ToolFsOptions {
-  /** Directories every path must resolve inside (absolute, or relative to `cwd`): `[cwd]` by default. */
+  /** Directories every path must resolve inside (absolute, or relative to `cwd`): `[cwd]` by default. An explicit override of the session's folder. */
   readonly roots?: readonly string[];
   /** Directories that may be read but never changed; they count as roots too. */
   readonly readOnlyRoots?: readonly string[];
-  /** The session's working directory, against which relative paths resolve: `process.cwd()` by default. */
+  /**
+   * Where relative paths resolve: the host's working directory (`host.anchors.cwd`) by default.
+   * An explicit override: every policy still sees the path this gives, because the tools resolve it before any policy runs.
+   */
   readonly cwd?: string;
   /** Register the read-before-edit gate handler: `true` by default. */
   readonly readBeforeEdit?: boolean;
@@ -64,11 +67,13 @@ export interface ToolFsOptions {
   readonly fsync?: boolean;
 }
 
-/** Options with every default filled in and every path absolute. */
+/** Options with every default filled in but the ones the host gives (`cwd`, `roots`). */
 export interface ResolvedOptions {
-  readonly roots: readonly string[];
+  /** `undefined`: `[cwd]`, once the host's working directory is known. */
+  readonly roots: readonly string[] | undefined;
   readonly readOnlyRoots: readonly string[];
-  readonly cwd: string;
+  /** `undefined`: the host's working directory, taken when the plugin is registered. */
+  readonly cwd: string | undefined;
   readonly readBeforeEdit: boolean;
   readonly history: readonly unknown[];
   readonly search: 'auto' | 'ripgrep' | 'builtin';
@@ -91,11 +96,10 @@ export function parseToolFsOptions(options: ToolFsOptions): ResolvedOptions {
     throw new DshError(ErrorCode.INVALID_OPTIONS, `toolFs: ${where}: ${issue?.message ?? 'invalid'}`);
   }
   const o = parsed.data;
-  const cwd = o.cwd ?? process.cwd();
   return {
-    roots: o.roots ?? [cwd],
+    roots: o.roots,
     readOnlyRoots: o.readOnlyRoots ?? [],
-    cwd,
+    cwd: o.cwd,
     readBeforeEdit: o.readBeforeEdit ?? true,
     history: o.history ?? [],
     search: o.search ?? 'auto',

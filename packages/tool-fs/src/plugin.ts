@@ -32,7 +32,9 @@ export function toolFs(options: ToolFsOptions = {}): Plugin {
     name: toolFsPluginName,
     version: toolFsVersion,
     async register(host: Host) {
-      const workspace = Workspace.open(o.cwd, o.roots, o.readOnlyRoots, o.allowHardLinks);
+      // The session's folder is the host's unless these options name another.
+      const cwd = o.cwd ?? host.anchors.cwd;
+      const workspace = Workspace.open(cwd, o.roots ?? [cwd], o.readOnlyRoots, o.allowHardLinks);
       const ripgrep = o.search === 'builtin' ? Promise.resolve(undefined) : probeRipgrep(o.ripgrepPath);
       if (o.search === 'ripgrep' && (await ripgrep) === undefined) {
         throw new DshError(

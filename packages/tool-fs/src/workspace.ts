@@ -156,6 +156,19 @@ export class Workspace {
     return { input, real, root: root.real, readOnly: root.readOnly };
   }
 
+  /**
+   * `resolve` in a tool body, whose path the tool's `resolvePaths` made real
+   * before the policies judged it: it must still resolve to itself. If it
+   * does not (a link was swapped since, or a path refused then resolves
+   * now), the call refuses (`FS_PATH_CHANGED`) rather than touch a file no
+   * policy saw.
+   */
+  resolveJudged(input: string, access: Access): ResolvedPath {
+    const resolved = this.resolve(input, access);
+    if (resolved.real !== input) throw changed(input, resolved.real);
+    return resolved;
+  }
+
   #outside(input: string, lexical: string): Error {
     const roots = this.roots.join(', ');
     const sibling = this.#roots.find((r) => lexical.startsWith(r.real) || lexical.startsWith(r.lexical));

@@ -9,6 +9,7 @@ import { unifiedDiff } from '../internal/diff.js';
 import { commitWrite, passGate } from '../internal/mutation.js';
 import { type PinnedTarget, withPinned } from '../internal/open-file.js';
 import { withPathLock } from '../internal/path-lock.js';
+import { pathResolver } from '../internal/resolve-paths.js';
 import type { FsRuntime } from '../internal/runtime.js';
 import { decodeStrict, looksBinary, shapeOf, toDiskText, toWorkingInput, toWorkingText } from '../internal/text.js';
 import type { ResolvedPath } from '../workspace.js';
@@ -38,6 +39,7 @@ export function editTool(rt: FsRuntime) {
       'Replace old_string with new_string in a file you have read. old_string must match exactly once unless replace_all is set. Line endings, BOM, final newline and file mode are kept.',
     input: z.object({ file_path: filePath, ...editFields }),
     external: editExternal,
+    resolvePaths: pathResolver(rt, 'file_path', 'write'),
     execute: (args, ctx) => editFile(rt, ctx, args.file_path, [args]),
     present: {
       presentCall: (args) => ({
@@ -59,6 +61,7 @@ export function multiEditTool(rt: FsRuntime) {
       'Apply several edits to one file you have read, in order, each on the result of the one before. All apply or none do; the error names the edit that failed.',
     input: z.object({ file_path: filePath, edits: z.array(z.object(editFields)).min(1) }),
     external: multiEditExternal,
+    resolvePaths: pathResolver(rt, 'file_path', 'write'),
     execute: (args, ctx) => editFile(rt, ctx, args.file_path, args.edits),
     present: {
       presentCall: (args) => {
@@ -76,7 +79,7 @@ export function multiEditTool(rt: FsRuntime) {
 }
 
 async function editFile(rt: FsRuntime, ctx: ToolContext, file: string, edits: readonly EditSpec[]): Promise<EditOutput> {
-  const target = rt.workspace.resolve(file, 'write');
+  const target = rt.workspace.resolveJudged(file, 'write');
   return withPathLock(target.real, () => withPinned(rt.workspace, target, (pinned) => editPinned(rt, ctx, target, pinned, edits)));
 }
 

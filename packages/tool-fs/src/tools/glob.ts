@@ -4,6 +4,7 @@ import { FsErrorCode, fsError } from '../errors.js';
 import { globExternal } from '../external.js';
 import { failureCard, outputOf, shown } from '../internal/cards.js';
 import { globMatcher, kindOf } from '../internal/directory.js';
+import { pathResolver } from '../internal/resolve-paths.js';
 import type { FsRuntime } from '../internal/runtime.js';
 import { walkFiles } from '../search/walk.js';
 
@@ -33,9 +34,10 @@ export function globTool(rt: FsRuntime) {
     parallel: true,
     idempotent: true,
     external: globExternal,
+    resolvePaths: pathResolver(rt, 'path', 'read', true),
     async execute(args, ctx): Promise<GlobOutput> {
       const match = globMatcher(args.pattern);
-      const target = rt.workspace.resolve(args.path ?? '.', 'read');
+      const target = rt.workspace.resolveJudged(args.path ?? '.', 'read');
       if ((await kindOf(target.real)) !== 'directory') {
         throw fsError(FsErrorCode.NOT_A_DIRECTORY, `${target.real} is a file; glob searches a directory`, { path: target.real });
       }

@@ -4,6 +4,7 @@ import { FsErrorCode, fsError } from '../errors.js';
 import { grepExternal } from '../external.js';
 import { failureCard, outputOf, shown } from '../internal/cards.js';
 import { breathe, globMatcher, kindOf } from '../internal/directory.js';
+import { pathResolver } from '../internal/resolve-paths.js';
 import type { FsRuntime } from '../internal/runtime.js';
 import { looksBinary } from '../internal/text.js';
 import { requiredLiteral } from '../search/literal.js';
@@ -52,6 +53,7 @@ export function grepTool(rt: FsRuntime) {
     parallel: true,
     idempotent: true,
     external: grepExternal,
+    resolvePaths: pathResolver(rt, 'path', 'read', true),
     async execute(args, ctx): Promise<GrepOutput> {
       const { signal } = ctx;
       let regex: RegExp;
@@ -67,7 +69,7 @@ export function grepTool(rt: FsRuntime) {
         );
       }
       const match = args.glob === undefined ? undefined : globMatcher(args.glob);
-      const target = rt.workspace.resolve(args.path ?? '.', 'read');
+      const target = rt.workspace.resolveJudged(args.path ?? '.', 'read');
       const kind = await kindOf(target.real);
       const includeIgnored = args.include_ignored === true;
       const all: WalkedFile[] =

@@ -7,6 +7,7 @@ import { listExternal } from '../external.js';
 import { failureCard, outputOf, shown } from '../internal/cards.js';
 import { kindOf } from '../internal/directory.js';
 import { PinnedDirectory } from '../internal/pinned-dir.js';
+import { pathResolver } from '../internal/resolve-paths.js';
 import type { FsRuntime } from '../internal/runtime.js';
 import { IgnoreRules } from '../search/ignore-rules.js';
 
@@ -47,8 +48,9 @@ export function listTool(rt: FsRuntime) {
     parallel: true,
     idempotent: true,
     external: listExternal,
+    resolvePaths: pathResolver(rt, 'path', 'read', true),
     async execute(args, ctx): Promise<ListOutput> {
-      const target = rt.workspace.resolve(args.path ?? '.', 'read');
+      const target = rt.workspace.resolveJudged(args.path ?? '.', 'read');
       if ((await kindOf(target.real)) !== 'directory') {
         throw fsError(FsErrorCode.NOT_A_DIRECTORY, `${target.real} is a file; use read to see it`, { path: target.real });
       }

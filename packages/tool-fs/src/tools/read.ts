@@ -7,6 +7,7 @@ import { reachedEnd } from '../internal/current-file.js';
 import { type ImageFound, imageTypeOf, readImage } from '../internal/image.js';
 import { observe } from '../internal/mutation.js';
 import { type OpenedFile, readChunk, withPinned } from '../internal/open-file.js';
+import { pathResolver } from '../internal/resolve-paths.js';
 import type { FsRuntime } from '../internal/runtime.js';
 import { looksBinary } from '../internal/text.js';
 
@@ -43,8 +44,9 @@ export function readTool(rt: FsRuntime) {
     parallel: true,
     idempotent: true,
     external: readExternal,
+    resolvePaths: pathResolver(rt, 'file_path', 'read'),
     async execute(args, ctx): Promise<ReadOutput | ToolContent> {
-      const target = rt.workspace.resolve(args.file_path, 'read');
+      const target = rt.workspace.resolveJudged(args.file_path, 'read');
       return withPinned(rt.workspace, target, async ({ file }) => {
         if (file === undefined) {
           await observe(ctx, { state: 'absent', path: target.real });

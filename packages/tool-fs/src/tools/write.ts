@@ -5,6 +5,7 @@ import { readCurrent } from '../internal/current-file.js';
 import { commitWrite, passGate } from '../internal/mutation.js';
 import { withPinned } from '../internal/open-file.js';
 import { withPathLock } from '../internal/path-lock.js';
+import { pathResolver } from '../internal/resolve-paths.js';
 import type { FsRuntime } from '../internal/runtime.js';
 
 const input = z.object({
@@ -28,8 +29,9 @@ export function writeTool(rt: FsRuntime) {
       'Create a file, or replace the whole content of one. An existing file must have been read in full first and be unchanged since. Prefer edit for partial changes.',
     input,
     external: writeExternal,
+    resolvePaths: pathResolver(rt, 'file_path', 'write'),
     async execute(args, ctx): Promise<WriteOutput> {
-      const target = rt.workspace.resolve(args.file_path, 'write');
+      const target = rt.workspace.resolveJudged(args.file_path, 'write');
       return withPathLock(target.real, () =>
         withPinned(rt.workspace, target, async (pinned) => {
           const current = await readCurrent(pinned, target.real, {
