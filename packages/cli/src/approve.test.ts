@@ -1,5 +1,12 @@
 import { rmSync } from 'node:fs';
-import { approvalsObject, registerDeployment, type ServedEndpoint, serveEndpoint } from '@deepseek-ai/dsh-durable/restate';
+import { createServer, type Server, type Socket } from 'node:net';
+import {
+  approvalsObject,
+  approvalsObjectFor,
+  registerDeployment,
+  type ServedEndpoint,
+  serveEndpoint,
+} from '@deepseek-ai/dsh-durable/restate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // The durable package's own starter of the registry's restate-server (every listener on 127.0.0.1).
 import { freePort, startRestate } from '../../durable/scripts/restate-engine.mjs';
@@ -11,8 +18,8 @@ let worker: ServedEndpoint | undefined;
 
 beforeAll(async () => {
   engine = await startRestate(dir);
-  // The approvals object alone: `dsh approve` talks to it, whichever session object runs beside it.
-  worker = await serveEndpoint([approvalsObject]);
+  // The approvals objects alone (the default session object's and another's): `dsh approve` talks to them.
+  worker = await serveEndpoint([approvalsObject, approvalsObjectFor('other-session')]);
   await registerDeployment({ adminUrl: engine.adminUrl, workerUrl: worker.url });
 }, 120_000);
 
@@ -60,5 +67,54 @@ describe('dsh approve', () => {
     expect(word.code).toBe(2);
     expect(word.stderr).toContain('the answer must be allow or deny, not "maybe"');
     expect(await dsh(['session-4', 'c1', 'allow', 'now', ...closed])).toMatchObject({ code: 2 });
+  });
+
+  it('exits 2 for a --timeout that is not a positive number of seconds', async () => {
+    const closed = ['--ingress', `http://127.0.0.1:${await freePort()}`];
+    const run = await dsh(['session-4', 'c1', 'allow', '--timeout', 'soon', ...closed]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('--timeout must be a positive number of seconds, not "soon"');
+  });
+
+  it('exits 6 with ENGINE_TIMEOUT when the ingress takes the connection but never answers', async () => {
+    // A listener that accepts and stays silent: no timing decides the verdict, it never answers.
+    const sockets = new Set<Socket>();
+    const silent: Server = createServer((socket) => sockets.add(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as { port: number };
+    try {
+      const run = await dsh(['session-6', 'c1', 'allow', '--timeout', '1', '--ingress', `http://127.0.0.1:${port}`]);
+      expect(run.code).toBe(6);
+      expect(run.stderr).toContain('dsh: ENGINE_TIMEOUT: approve: the engine did not answer within 1 s (--timeout)');
+      expect(run.stdout).toBe('');
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
+  });
+
+  it('answers the question of a session object with another name with --object', async () => {
+    const ingress = ['--ingress', engine?.ingressUrl ?? ''];
+    const other = await dsh(['session-7', 'c1', 'deny', '--object', 'other-session', '--json', ...ingress]);
+    expect(other.code).toBe(0);
+    expect(JSON.parse(other.stdout)).toMatchObject({ status: 'kept' });
+    // The default session object's question of the same session and call is another one.
+    const own = await dsh(['session-7', 'c1', 'allow', '--json', ...ingress]);
+    expect(own.code).toBe(0);
+    expect(JSON.parse(own.stdout)).toMatchObject({ status: 'kept' });
+    expect(await dsh(['session-7', 'c1', 'allow', '--object', 'other-session', '--dbos', 'postgresql://h/d'])).toMatchObject({ code: 2 });
+  });
+
+  // Last: it stops the worker the other tests answer through.
+  it('answers at once while no worker runs: kept (exit 0), and a second answer already-answered (exit 1)', async () => {
+    await worker?.close();
+    worker = undefined;
+    const ingress = ['--ingress', engine?.ingressUrl ?? ''];
+    const first = await dsh(['session-5', 'c1', 'allow', '--json', ...ingress]);
+    expect(first).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(first.stdout)).toMatchObject({ status: 'kept' });
+    const second = await dsh(['session-5', 'c1', 'deny', '--json', ...ingress]);
+    expect(second.code).toBe(1);
+    expect(JSON.parse(second.stdout)).toMatchObject({ status: 'already-answered' });
   });
 });

@@ -58,9 +58,11 @@ const commandOptions: Readonly<Record<string, Options>> = {
     'no-color': { type: 'boolean' },
     message: { type: 'string' },
     ingress: { type: 'string' },
+    object: { type: 'string' },
     dbos: { type: 'string' },
     'dbos-app': { type: 'string' },
     'dbos-name': { type: 'string' },
+    timeout: { type: 'string' },
     json: { type: 'boolean' },
   },
   run: {
@@ -239,9 +241,11 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<ExitCode> {
         json: flag('json'),
         ...(str('message') === undefined ? {} : { message: str('message') as string }),
         ...(str('ingress') === undefined ? {} : { ingress: str('ingress') as string }),
+        ...(str('object') === undefined ? {} : { object: str('object') as string }),
         ...(str('dbos') === undefined ? {} : { dbos: str('dbos') as string }),
         ...(str('dbos-app') === undefined ? {} : { dbosApp: str('dbos-app') as string }),
         ...(str('dbos-name') === undefined ? {} : { dbosName: str('dbos-name') as string }),
+        ...(str('timeout') === undefined ? {} : { timeout: str('timeout') as string }),
       });
     }
     case 'run': {

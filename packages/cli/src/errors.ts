@@ -19,6 +19,8 @@ export const CliErrorCode = {
   MODEL_UNAVAILABLE: 'MODEL_UNAVAILABLE',
   /** `dsh approve` cannot reach the durable engine's ingress, or the engine refused the answer. */
   ENGINE_UNAVAILABLE: 'ENGINE_UNAVAILABLE',
+  /** `dsh approve` got no answer from the durable engine within `--timeout`. */
+  ENGINE_TIMEOUT: 'ENGINE_TIMEOUT',
   /** `dsh approve --dbos` needs `@dbos-inc/dbos-sdk`, an optional peer, and it is not installed. */
   ENGINE_SDK_MISSING: 'ENGINE_SDK_MISSING',
 } as const;
@@ -35,6 +37,7 @@ const exitOf: Readonly<Record<CliErrorCode, ExitCode>> = {
   INPUT_INVALID: ExitCode.INPUT,
   MODEL_UNAVAILABLE: ExitCode.CONFIG,
   ENGINE_UNAVAILABLE: ExitCode.ENGINE,
+  ENGINE_TIMEOUT: ExitCode.ENGINE,
   // Like a provider SDK missing for `dsh run`: a setup to fix, not an engine to retry later.
   ENGINE_SDK_MISSING: ExitCode.CONFIG,
 };

@@ -96,8 +96,8 @@ Options:
   --json                machine-readable output (the whole report)
 `,
   approve: `Usage: dsh approve <session> <call> allow|deny [--message TEXT]
-                   [--ingress URL | --dbos URL [--dbos-app NAME] [--dbos-name NAME]]
-                   [--json]
+                   [--ingress URL [--object NAME] | --dbos URL [--dbos-app NAME] [--dbos-name NAME]]
+                   [--timeout SECONDS] [--json]
 
 Answers the approval a durable session's call waits on (@deepseek-ai/dsh-durable
 on Restate, or on DBOS with --dbos): the call asked, its worker may be running
@@ -115,6 +115,9 @@ Options:
                    needs npm install @dbos-inc/dbos-sdk
   --dbos-app NAME  the workers' DBOS application name (default: dsh)
   --dbos-name NAME the workers' session definition name (default: dsh-session)
+  --object NAME    the Restate session object's name (default: dsh-session)
+  --timeout SECONDS  how long to wait for the engine (default: 30); past it,
+                   ENGINE_TIMEOUT, exit 6
   --json           machine-readable output
 `,
   log: `Usage: dsh log <session.jsonl> [--call ID] [--json] [--config FILE]

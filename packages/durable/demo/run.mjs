@@ -1,10 +1,12 @@
-// Demo: a dsh session on Restate survives a SIGKILL of its worker in the middle of a tool call.
+// Demo: a dsh session on Restate, then on DBOS, survives a SIGKILL of its worker in the middle of
+// a tool call.
 //   node packages/durable/demo/run.mjs      (after `pnpm exec tsc -b packages/durable`)
 // Starts restate-server (loopback only, temp data dir), a worker serving the session object with a
 // real host (tool-bash, tool-fs; see src/fixtures/worker.mjs), and submits one step of three calls:
 // a read (idempotent), a bash call that blocks, and another bash call. The worker is killed while
 // the blocking call runs; a second worker takes over and the step's results are printed: the read
 // replayed, the interrupted bash call TOOL_INTERRUPTED (not run again), the last call run once.
+// The same step on DBOS follows (demo/dbos.mjs; skipped with a note without PostgreSQL).
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -62,3 +64,6 @@ try {
   for (const child of children.reverse()) if (child.exitCode === null) child.kill('SIGKILL');
   await rm(dir, { recursive: true, force: true });
 }
+
+// The same step on the DBOS binding, on a private PostgreSQL (skipped without one).
+await import('./dbos.mjs');

@@ -14,6 +14,11 @@ export const DurableErrorCode = {
   SESSION_ID_MISMATCH: 'SESSION_ID_MISMATCH',
   /** The replayed journal does not match what the run asks for now (the code changed between attempts). */
   JOURNAL_MISMATCH: 'JOURNAL_MISMATCH',
+  /**
+   * (Restate) A call asked for approval under a call id that an earlier call of the session
+   * used, whose question is closed: the call is denied at once with this code in its reason.
+   */
+  CALL_ID_REUSED: 'CALL_ID_REUSED',
   /** The input of a session handler or an approval is malformed. */
   INVALID_INPUT: 'INVALID_INPUT',
   /** A non-idempotent tool body started in an earlier attempt and never finished: its effect is unknown (core's code). */

@@ -66,6 +66,8 @@ export function withoutPassword(url: string): string {
 /**
  * Answers `call` of `session` through the DBOS system database. The client
  * is closed whatever happens: its Postgres pool would keep the process alive.
+ * DBOS's client takes no AbortSignal: when `signal` fires this rejects at
+ * once and closes the client, which ends what it still waits for.
  */
 export async function approveOnDbos(
   stderr: TextOut,
@@ -74,20 +76,37 @@ export async function approveOnDbos(
   call: string,
   word: 'allow' | 'deny',
   message: string | undefined,
+  signal?: AbortSignal,
 ): Promise<AnswerReceipt> {
   const { approve, createSessionClient } = await loadDbosBinding();
   return withConsoleOnStderr(stderr, async () => {
     let client: Awaited<ReturnType<typeof createSessionClient>> | undefined;
-    try {
-      client = await createSessionClient({
-        systemDatabaseUrl: target.systemDatabaseUrl,
-        ...(target.appName === undefined ? {} : { appName: target.appName }),
-        ...(target.name === undefined ? {} : { name: target.name }),
-      });
-      return await approve(client, session, call, word, message);
-    } finally {
-      // A failing teardown changes nothing for the user: the answer is in, or its error is on its way.
-      await client?.close().catch(() => {});
-    }
+    let aborted = false;
+    const work = (async () => {
+      try {
+        client = await createSessionClient({
+          systemDatabaseUrl: target.systemDatabaseUrl,
+          ...(target.appName === undefined ? {} : { appName: target.appName }),
+          ...(target.name === undefined ? {} : { name: target.name }),
+        });
+        if (aborted) throw signal?.reason;
+        return await approve(client, session, call, word, message);
+      } finally {
+        // A failing teardown changes nothing for the user: the answer is in, or its error is on its way.
+        await client?.close().catch(() => {});
+      }
+    })();
+    if (signal === undefined) return work;
+    work.catch(() => {});
+    return new Promise<AnswerReceipt>((resolve, reject) => {
+      const stop = () => {
+        aborted = true;
+        reject(signal.reason);
+        void client?.close().catch(() => {});
+      };
+      if (signal.aborted) stop();
+      else signal.addEventListener('abort', stop, { once: true });
+      work.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop));
+    });
   });
 }

@@ -2,6 +2,7 @@ import { DBOSClient, type WorkflowHandle } from '@dbos-inc/dbos-sdk';
 import type { JsonValue, StepCall, StepResult } from '@deepseek-ai/dsh-core';
 import { DurableError, DurableErrorCode } from '../errors.js';
 import { isStepInput } from '../session-setup.js';
+import { checkSystemDatabaseUrl } from './database-url.js';
 import { engineError } from './engine-errors.js';
 import {
   attribute,
@@ -12,6 +13,7 @@ import {
   workflowId,
   workflowName,
 } from './names.js';
+import { quietPgQueryQueueNotice } from './quiet-pg.js';
 
 /** Options of {@link createSessionClient}. */
 export interface SessionClientOptions {
@@ -42,14 +44,13 @@ export interface SessionClient {
  * when no worker of this definition ever launched there.
  */
 export async function createSessionClient(options: SessionClientOptions): Promise<SessionClient> {
-  if (typeof options.systemDatabaseUrl !== 'string' || options.systemDatabaseUrl === '') {
-    throw new DurableError(DurableErrorCode.INVALID_OPTIONS, 'systemDatabaseUrl must be a non-empty string');
-  }
+  checkSystemDatabaseUrl(options.systemDatabaseUrl);
   const pollingIntervalMs = options.pollingIntervalMs ?? defaultPollingIntervalMs;
   if (!Number.isFinite(pollingIntervalMs) || pollingIntervalMs <= 0) {
     throw new DurableError(DurableErrorCode.INVALID_OPTIONS, 'pollingIntervalMs must be a positive number');
   }
   const appName = options.appName ?? defaultAppName;
+  quietPgQueryQueueNotice();
   const dbos = await DBOSClient.create({ systemDatabaseUrl: options.systemDatabaseUrl, applicationName: appName });
   const client: SessionClient = {
     name: options.name ?? defaultSessionName,

@@ -1,19 +1,21 @@
 // The DBOS binding against a real, private PostgreSQL (scripts/postgres-cluster.mjs) and real
 // worker processes (src/fixtures/dbos-worker.mjs). One worker is killed with SIGKILL while four
 // sessions are in flight; a second worker launched under the same executor id recovers them.
-import type { ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { JsonValue, StepResult } from '@deepseek-ai/dsh-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresStatus } from '../../scripts/postgres-cluster.mjs';
 import type { AnswerReceipt } from '../durable-approval.js';
 import { DurableError, DurableErrorCode } from '../errors.js';
-import { type DbosEngine, freePort, startDbosEngine, until } from '../fixtures/dbos-engine.js';
+import { type DbosEngine, freePort, startDbosEngine, until, type WorkerProcess } from '../fixtures/dbos-engine.js';
 import { killHard } from '../fixtures/processes.js';
 import { approve } from './approve.js';
 import { createSessionClient, type SessionClient, submitRun, submitStep } from './client.js';
 import { workflowId } from './names.js';
+import { recoverExecutor } from './recover-executor.js';
 import { launchDbosWorker } from './worker.js';
 
 const status = postgresStatus();
@@ -30,7 +32,7 @@ describe.skipIf(!status.ok)(`the DBOS binding on a private Postgres${why}`, () =
   let engine: DbosEngine;
   let client: SessionClient;
   let effects: string;
-  const workers: ChildProcess[] = [];
+  const workers: WorkerProcess[] = [];
 
   async function lines(): Promise<string[]> {
     const text = await readFile(effects, 'utf8').catch(() => '');
@@ -38,7 +40,7 @@ describe.skipIf(!status.ok)(`the DBOS binding on a private Postgres${why}`, () =
   }
   const count = async (line: string) => (await lines()).filter((l) => l === line).length;
 
-  async function worker(env: Record<string, string>): Promise<ChildProcess> {
+  async function worker(env: Record<string, string>): Promise<WorkerProcess> {
     const child = await engine.startWorker({ EFFECTS: effects, ...env });
     workers.push(child);
     return child;
@@ -205,6 +207,47 @@ describe.skipIf(!status.ok)(`the DBOS binding on a private Postgres${why}`, () =
       await expect(createSessionClient({ systemDatabaseUrl: engine.bareUrl })).rejects.toMatchObject({
         code: DurableErrorCode.ENGINE_ERROR,
       });
+    });
+  });
+
+  describe('a worker that comes back under a new executor id', () => {
+    beforeAll(async () => {
+      for (const child of workers) await killHard(child);
+    });
+
+    it("gets the dead executor's session with recoverExecutor: the step ends, and the session's next step runs", async () => {
+      const gone = await worker({ EXECUTOR_ID: 'gone' });
+      // Run on its own (-t), this file has no client yet: the first describe opens it.
+      client ??= await createSessionClient({ systemDatabaseUrl: engine.url, pollingIntervalMs: 50 });
+      const stranded = submitStep(client, 's-gone', 'step-1', [{ id: 'g1', name: 'bash', args: { command: blocking('started-g1') } }]);
+      stranded.catch(() => {});
+      await until(async () => (await lines()).includes('started-g1'));
+      await killHard(gone);
+      const next = submitStep(client, 's-gone', 'step-2', [{ id: 'g2', name: 'bash', args: { command: `echo after-g1 >> ${effects}` } }]);
+      next.catch(() => {});
+      await worker({ EXECUTOR_ID: 'renamed' });
+      expect(await recoverExecutor(client, 'gone')).toContain(workflowId('dsh-session', 's-gone', 'step', 'step-1'));
+      expect((await stranded).results[0]?.outcome).toMatchObject({ status: 'error', error: { code: DurableErrorCode.TOOL_INTERRUPTED } });
+      expect((await next).results[0]?.outcome.status).toBe('ok');
+      expect(await count('started-g1')).toBe(1);
+      expect(await count('after-g1')).toBe(1);
+      expect(await recoverExecutor(client, 'gone')).toEqual([]);
+    });
+  });
+
+  describe('what the processes print', () => {
+    it('prints no pg DeprecationWarning from any worker of this file, nor from a client process', async () => {
+      await worker({ EXECUTOR_ID: 'quiet' });
+      const clientScript = fileURLToPath(new URL('../fixtures/dbos-client.mjs', import.meta.url));
+      const client = await new Promise<{ stdout: string; stderr: string }>((resolve, reject) =>
+        execFile(process.execPath, [clientScript], { env: { ...process.env, DATABASE_URL: engine.url } }, (error, stdout, stderr) =>
+          error === null ? resolve({ stdout, stderr }) : reject(new Error(`${error.message}: ${stdout}${stderr}`)),
+        ),
+      );
+      expect(client.stdout).toBe('closed\n');
+      expect(client.stderr).not.toContain('DeprecationWarning');
+      expect(workers.length).toBeGreaterThan(0);
+      for (const child of workers) expect(child.output()).not.toContain('DeprecationWarning');
     });
   });
 });

@@ -12,5 +12,6 @@ export type { SessionRun, SessionSetup, StepInput } from '../session-setup.js';
 export { approve } from './approve.js';
 export { createSessionClient, type SessionClient, type SessionClientOptions, submitRun, submitStep } from './client.js';
 export { dbosDurable, type WaitState } from './dbos-durable.js';
+export { recoverExecutor } from './recover-executor.js';
 export { type DshSessionWorkflows, type DshSessionWorkflowsOptions, dshSessionWorkflows } from './session-workflows.js';
 export { type DbosWorker, type DbosWorkerOptions, launchDbosWorker } from './worker.js';

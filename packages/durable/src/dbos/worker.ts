@@ -1,7 +1,9 @@
 import { DBOS } from '@dbos-inc/dbos-sdk';
 import { DurableError, DurableErrorCode } from '../errors.js';
+import { checkSystemDatabaseUrl } from './database-url.js';
 import { engineError } from './engine-errors.js';
 import { defaultAppName, defaultPollingIntervalMs } from './names.js';
+import { quietPgQueryQueueNotice } from './quiet-pg.js';
 import type { DshSessionWorkflows } from './session-workflows.js';
 
 /** Options of {@link launchDbosWorker}. */
@@ -47,10 +49,11 @@ function check(condition: boolean, message: string): void {
  * Postgres fails with `ENGINE_UNREACHABLE`.
  */
 export async function launchDbosWorker(options: DbosWorkerOptions): Promise<DbosWorker> {
-  check(typeof options.systemDatabaseUrl === 'string' && options.systemDatabaseUrl !== '', 'systemDatabaseUrl must be a non-empty string');
+  checkSystemDatabaseUrl(options.systemDatabaseUrl);
   check(Array.isArray(options.sessions) && options.sessions.length > 0, 'sessions must list at least one dshSessionWorkflows definition');
   const pollingIntervalMs = options.pollingIntervalMs ?? defaultPollingIntervalMs;
   check(Number.isFinite(pollingIntervalMs) && pollingIntervalMs > 0, 'pollingIntervalMs must be a positive number');
+  quietPgQueryQueueNotice();
   DBOS.setConfig({
     name: options.appName ?? defaultAppName,
     systemDatabaseUrl: options.systemDatabaseUrl,

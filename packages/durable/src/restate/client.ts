@@ -1,6 +1,7 @@
 import type { JsonValue, StepCall, StepResult } from '@deepseek-ai/dsh-core';
 import { type AnswerReceipt, type ApprovalWord, approvalReplyOf } from '../durable-approval.js';
 import { DurableError, DurableErrorCode, isDurableErrorCode } from '../errors.js';
+import { answerIdempotencyKey, approvalsObjectName } from './approval-names.js';
 
 // The entry `@deepseek-ai/dsh-durable/restate/client` stands alone: its answer types come with it.
 export type { AnswerReceipt, ApprovalWord };
@@ -15,21 +16,22 @@ export interface IngressOptions {
 }
 
 async function post(url: string, body: JsonValue, signal: AbortSignal | undefined, headers: Record<string, string> = {}): Promise<unknown> {
+  const init = { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) };
+  return request(url, init, signal);
+}
+
+async function request(url: string, init: RequestInit, signal: AbortSignal | undefined): Promise<unknown> {
   let response: Response;
+  let text: string;
   try {
-    response = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...headers },
-      body: JSON.stringify(body),
-      ...(signal === undefined ? {} : { signal }),
-    });
+    response = await fetch(url, { ...init, ...(signal === undefined ? {} : { signal }) });
+    text = await response.text();
   } catch (error) {
     if (signal?.aborted) throw error;
     throw new DurableError(DurableErrorCode.ENGINE_UNREACHABLE, `cannot reach the engine at ${url}: ${(error as Error).cause ?? error}`, {
       cause: error,
     });
   }
-  const text = await response.text();
   if (response.ok) return text === '' ? null : JSON.parse(text);
   let message = text;
   try {
@@ -79,14 +81,37 @@ export async function submitRun(
   return (await post(url, input, options.signal, headers)) as JsonValue;
 }
 
+/** Options of {@link approve}. */
+export interface ApproveOptions extends Pick<IngressOptions, 'ingressUrl' | 'signal'> {
+  /** The session object's name (`dsh-session` by default): its approvals object holds the question. */
+  readonly objectName?: string;
+  /**
+   * How long to wait for a worker to take the answer and say whether the
+   * call was waiting (`delivered`), in ms: 5000 by default. The answer is
+   * durable and final as soon as the engine accepts it; when no worker takes
+   * it in time (none runs, say) the receipt is `kept`.
+   */
+  readonly receiptTimeoutMs?: number;
+}
+
+/** How long {@link approve} waits for a worker's receipt before it says `kept`. */
+export const defaultReceiptTimeoutMs = 5000;
+
+interface SendResponse {
+  readonly invocationId: string;
+  readonly status: 'Accepted' | 'PreviouslyAccepted';
+}
+
 /**
  * Answers the approval a session's call waits on (`dsh approve <session>
  * <call> allow|deny`). Works whether or not a worker runs now, and before
- * the call has even asked. The first answer is final: a later one gets
- * `already-answered` and changes nothing.
+ * the call has even asked: the engine itself accepts the first answer
+ * (sent under one idempotency key per question) and keeps it. The first
+ * answer is final, and so is the call's deadline once it passed: a later
+ * answer gets `already-answered` at once and changes nothing.
  */
 export async function approve(
-  options: Pick<IngressOptions, 'ingressUrl' | 'signal'>,
+  options: ApproveOptions,
   session: string,
   callId: string,
   word: ApprovalWord,
@@ -95,9 +120,32 @@ export async function approve(
   checkSession(session);
   if (typeof callId !== 'string' || callId === '')
     throw new DurableError(DurableErrorCode.INVALID_INPUT, 'call id must be a non-empty string');
+  const receiptTimeoutMs = options.receiptTimeoutMs ?? defaultReceiptTimeoutMs;
+  if (!Number.isFinite(receiptTimeoutMs) || receiptTimeoutMs < 0)
+    throw new DurableError(DurableErrorCode.INVALID_OPTIONS, 'receiptTimeoutMs must be a number of ms, 0 or more');
   const reply = approvalReplyOf(word, message);
   const key = encodeURIComponent(`${session}:approval ${callId}`);
-  return (await post(`${base(options)}/dsh-approvals/${key}/answer`, reply as unknown as JsonValue, options.signal)) as AnswerReceipt;
+  const sent = (await post(
+    `${base(options)}/${approvalsObjectName(options.objectName)}/${key}/answer/send`,
+    reply as unknown as JsonValue,
+    options.signal,
+    {
+      'idempotency-key': answerIdempotencyKey,
+    },
+  )) as SendResponse;
+  if (sent.status === 'PreviouslyAccepted') return { status: 'already-answered' };
+  // Accepted: this answer is the first. Whether the call waits for it now only a worker can say.
+  const bound = AbortSignal.timeout(receiptTimeoutMs);
+  const signal = options.signal === undefined ? bound : AbortSignal.any([options.signal, bound]);
+  try {
+    const outcome = (await request(`${base(options)}/restate/invocation/${encodeURIComponent(sent.invocationId)}/attach`, {}, signal)) as {
+      status: AnswerReceipt['status'];
+    };
+    return { status: outcome.status };
+  } catch (error) {
+    if (bound.aborted && options.signal?.aborted !== true) return { status: 'kept' };
+    throw error;
+  }
 }
 
 /**

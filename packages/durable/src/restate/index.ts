@@ -9,9 +9,12 @@ import './promise-with-resolvers.js';
 
 export type { AnswerReceipt, ApprovalWord } from '../durable-approval.js';
 export type { SessionRun, SessionSetup, StepInput } from '../session-setup.js';
-export { approvalsObject } from './approvals-object.js';
+export { approvalsObjectName } from './approval-names.js';
+export { approvalsObject, approvalsObjectFor } from './approvals-object.js';
 export {
+  type ApproveOptions,
   approve,
+  defaultReceiptTimeoutMs,
   type IngressOptions,
   registerDeployment,
   submitRun,

@@ -141,6 +141,81 @@ describe('approvals as awakeables', () => {
   });
 });
 
+describe('approval deadlines and workers that are down', () => {
+  it("refuses an answer that comes after the call's deadline: already-answered, and the call stays denied", async () => {
+    const id = session();
+    await worker({ APPROVAL_TIMEOUT_MS: '300' });
+    const result = await submitStep({ ingressUrl: engine.ingressUrl }, id, [
+      { id: 'late1', name: 'bash', args: { command: `echo ran >> ${effects} #ask` } },
+    ]);
+    expect(result.results[0]?.outcome).toMatchObject({ status: 'denied', stage: 'approval' });
+    expect(await approve({ ingressUrl: engine.ingressUrl }, id, 'late1', 'allow')).toEqual({ status: 'already-answered' });
+    expect(await lines()).not.toContain('ran');
+  });
+
+  it('takes an answer at once while no worker runs, keeps it, and gives it to the call when it asks', async () => {
+    const id = session();
+    // No worker runs now (each test's workers are killed after it). The bound only stops a hang.
+    const hangBound = { ingressUrl: engine.ingressUrl, signal: AbortSignal.timeout(60_000) };
+    expect(await approve(hangBound, id, 'k1', 'allow')).toEqual({ status: 'kept' });
+    expect(await approve(hangBound, id, 'k1', 'deny')).toEqual({ status: 'already-answered' });
+    await worker();
+    const result = await submitStep({ ingressUrl: engine.ingressUrl }, id, [
+      { id: 'k1', name: 'bash', args: { command: `echo approved >> ${effects} #ask` } },
+    ]);
+    expect(result.results[0]?.outcome.status).toBe('ok');
+    expect(await lines()).toEqual(['asked k1', 'approved']);
+  });
+});
+
+describe('a call id used twice in one session', () => {
+  it('denies the second ask at once with CALL_ID_REUSED instead of leaving it to its deadline', async () => {
+    const id = session();
+    await worker();
+    const ingress = { ingressUrl: engine.ingressUrl };
+    await approve(ingress, id, 'r1', 'allow');
+    const first = await submitStep(ingress, id, [{ id: 'r1', name: 'bash', args: { command: `echo first >> ${effects} #ask` } }]);
+    expect(first.results[0]?.outcome.status).toBe('ok');
+    // The same id again (an agent loop whose numbering restarted): the bound only stops a hang.
+    const again = await submitStep({ ...ingress, signal: AbortSignal.timeout(60_000) }, id, [
+      { id: 'r1', name: 'bash', args: { command: `echo second >> ${effects} #ask` } },
+    ]);
+    expect(again.results[0]?.outcome).toMatchObject({
+      status: 'denied',
+      stage: 'approval',
+      reason: expect.stringContaining(`${DurableErrorCode.CALL_ID_REUSED}: call id "r1" already asked for approval in session "${id}"`),
+    });
+    expect(await lines()).toEqual(['asked r1', 'first', 'asked r1']);
+  });
+});
+
+describe('two session objects in two deployments', () => {
+  it("keeps each one's approvals with its own deployment: a second deployment that is down takes none of the first one's", async () => {
+    const id = session();
+    const ingress = { ingressUrl: engine.ingressUrl };
+    const otherPort = await freePort();
+    const other = await engine.startWorker(otherPort, { WORK: engine.dir, EFFECTS: effects, SESSION_OBJECT: 'other-session' });
+    workers.push(other);
+    await registerDeployment({ adminUrl: engine.adminUrl, workerUrl: `http://127.0.0.1:${otherPort}` });
+    const asked = submitStep({ ...ingress, objectName: 'other-session' }, id, [
+      { id: 'o1', name: 'bash', args: { command: `echo other >> ${effects} #ask` } },
+    ]);
+    await untilLine('asked o1');
+    await approve({ ...ingress, objectName: 'other-session' }, id, 'o1', 'allow');
+    expect((await asked).results[0]?.outcome.status).toBe('ok');
+    await killHard(other);
+    // The first deployment's session object asks while the second deployment is down. The bound only stops a hang.
+    await worker();
+    const pending = submitStep({ ...ingress, signal: AbortSignal.timeout(60_000) }, id, [
+      { id: 'd1', name: 'bash', args: { command: `echo default >> ${effects} #ask` } },
+    ]);
+    await untilLine('asked d1');
+    await approve(ingress, id, 'd1', 'allow');
+    expect((await pending).results[0]?.outcome.status).toBe('ok');
+    expect(await lines()).toEqual(['asked o1', 'other', 'asked d1', 'default']);
+  });
+});
+
 describe('bad input', () => {
   it('refuses a session bound to one host id on a worker with another', async () => {
     const id = session();

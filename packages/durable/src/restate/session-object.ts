@@ -6,7 +6,11 @@ import { restateDurable } from './restate-durable.js';
 
 /** Options of {@link dshSessionObject}. */
 export interface DshSessionObjectOptions extends SessionHostOptions {
-  /** The virtual object's name, the first segment of its ingress path: `dsh-session` by default. */
+  /**
+   * The virtual object's name, the first segment of its ingress path: `dsh-session` by default.
+   * Its approvals object is `<name>-approvals` (`approvalsObjectFor(name)`; `dsh-approvals` for
+   * the default): bind that one beside it.
+   */
   readonly name?: string;
 }
 
@@ -26,7 +30,7 @@ async function openSession(ctx: restate.ObjectContext, options: DshSessionObject
     );
   }
   try {
-    return await openSessionHost(session, restateDurable(ctx, session), options);
+    return await openSessionHost(session, restateDurable(ctx, session, options.name), options);
   } catch (error) {
     // A wrong host is no passing failure: Restate must not retry it.
     if (error instanceof DurableError) throw terminal(error.code, error.message);
