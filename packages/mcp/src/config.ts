@@ -30,11 +30,36 @@ export const stdioServerSchema = serverPolicySchema.extend({
   cwd: noNul.pipe(z.string().min(1)).optional(),
 });
 
+/**
+ * OAuth settings of an HTTP entry (all optional: discovery, dynamic registration and PKCE need none).
+ * `clientId`, `clientSecret` and `privateKey` are `${VAR}`-expanded and never logged.
+ */
+export const oauthSchema = z.strictObject({
+  /** `authorization_code` (a person authorizes, default) or `client_credentials` (an unattended agent). */
+  grant: z.enum(['authorization_code', 'client_credentials']).optional(),
+  /** A pre-registered client id (no dynamic registration). */
+  clientId: noNul.pipe(z.string().min(1)).optional(),
+  /** The pre-registered client's secret (`client_secret_basic` / `_post`). */
+  clientSecret: noNul.pipe(z.string().min(1)).optional(),
+  /** A PEM private key: `client_credentials` authenticated with a private-key JWT instead of a secret. */
+  privateKey: noNul.pipe(z.string().min(1)).optional(),
+  /** The JWT's algorithm with `privateKey`. Default ES256. */
+  signingAlgorithm: z.string().min(1).optional(),
+  /** Scopes asked for when neither the server's `WWW-Authenticate` nor its metadata names any. */
+  scope: z.string().min(1).optional(),
+  /** An https URL of this client's metadata document, used as client id where the server supports it. */
+  clientMetadataUrl: z.string().min(1).optional(),
+  /** Port of the loopback callback (127.0.0.1) that receives the authorization code. Default: the port registered before, else any. */
+  callbackPort: z.number().int().min(0).max(65_535).optional(),
+});
+
 /** The zod schema of a Streamable HTTP server entry, as in `.mcp.json`. */
 export const httpServerSchema = serverPolicySchema.extend({
   type: z.literal('http'),
   url: z.string().min(1),
   headers: stringMap.optional(),
+  /** OAuth settings, or `false` to never answer a 401 with OAuth. OAuth is on by default. */
+  oauth: z.union([z.literal(false), oauthSchema]).optional(),
 });
 
 /** The zod schema of one entry of `mcpServers`. */
@@ -52,6 +77,8 @@ export type StdioServerConfig = z.input<typeof stdioServerSchema>;
 export type HttpServerConfig = z.input<typeof httpServerSchema>;
 /** One entry of `mcpServers`, as written in `.mcp.json` or passed in code. */
 export type McpServerConfig = StdioServerConfig | HttpServerConfig;
+/** OAuth settings of an HTTP entry. */
+export type OAuthSettings = z.output<typeof oauthSchema>;
 /** dsh's own keys of a server entry. */
 export type ServerPolicy = z.input<typeof serverPolicySchema>;
 
@@ -72,6 +99,8 @@ export type ResolvedServer =
       readonly source: string;
       readonly url: URL;
       readonly headers: Readonly<Record<string, string>>;
+      /** OAuth settings (expanded); `false` when OAuth is off. */
+      readonly oauth: OAuthSettings | false;
     });
 
 /** A configuration problem: where (file and key) and what. */
@@ -209,7 +238,8 @@ function resolveEntry(
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
       return { source, key: `${key}.url`, message: 'must be an http: or https: URL', server: name };
     }
-    server = { ...policy, transport: 'http', name, source, url, headers: expandMap(e.headers) };
+    const oauth = e.oauth === false ? false : expandOAuth(e.oauth ?? {}, expand);
+    server = { ...policy, transport: 'http', name, source, url, headers: expandMap(e.headers), oauth };
   } else {
     const cwd = e.cwd === undefined ? baseDir : expand(e.cwd);
     server = {
@@ -227,4 +257,13 @@ function resolveEntry(
     return { source, key, message: `unset environment variables with no default: ${[...missing].join(', ')}`, server: name };
   }
   return server;
+}
+
+function expandOAuth(o: OAuthSettings, expand: (text: string) => string): OAuthSettings {
+  const out: OAuthSettings = { ...o };
+  if (o.clientId !== undefined) out.clientId = expand(o.clientId);
+  if (o.clientSecret !== undefined) out.clientSecret = expand(o.clientSecret);
+  if (o.privateKey !== undefined) out.privateKey = expand(o.privateKey);
+  if (o.clientMetadataUrl !== undefined) out.clientMetadataUrl = expand(o.clientMetadataUrl);
+  return out;
 }

@@ -11,6 +11,12 @@ export const McpErrorCode = {
   MCP_SERVER_UNAVAILABLE: 'MCP_SERVER_UNAVAILABLE',
   /** The server's process exited or its connection closed while the call was in flight. */
   MCP_SERVER_EXITED: 'MCP_SERVER_EXITED',
+  /** The server asks for OAuth authorization and nobody could give it (no `authorize` handler, the person declined or did not finish). Not retried by itself. */
+  MCP_AUTH_REQUIRED: 'MCP_AUTH_REQUIRED',
+  /** OAuth failed: bad metadata (such as a cross-origin endpoint), an error from the authorization server, a 401 or 403 after authorizing. */
+  MCP_AUTH_FAILED: 'MCP_AUTH_FAILED',
+  /** The token file cannot be used: corrupt JSON, or readable by others than its owner (mode not 0600). */
+  MCP_AUTH_STORE_INVALID: 'MCP_AUTH_STORE_INVALID',
   /** The server could not be started or did not complete the MCP handshake. */
   MCP_START_FAILED: 'MCP_START_FAILED',
   /** A server entry or configuration file is invalid; the message names the file and key. */

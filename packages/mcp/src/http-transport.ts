@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { LosslessNumber } from '@deepseek-ai/dsh-core';
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { hasExactNumbers } from './internal/plain-view.js';
@@ -10,24 +11,40 @@ import { hasExactNumbers } from './internal/plain-view.js';
  * exact numbers travel as marked strings that the fetch wrapper turns back
  * into bare digits in the request body.
  */
-export function httpTransport(url: URL, headers: Readonly<Record<string, string>>): StreamableHTTPClientTransport {
+export function httpTransport(
+  url: URL,
+  headers: Readonly<Record<string, string>>,
+  authProvider?: OAuthClientProvider,
+): StreamableHTTPClientTransport {
   const mark = `\u0000dsh-number-${randomUUID()}:`;
   // The mark as it appears inside a JSON body (the NUL written as an escape).
   const wireMark = JSON.stringify(mark).slice(1, -1);
   const escaped = wireMark.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const pattern = new RegExp(`"${escaped}(-?[0-9][0-9.eE+-]*)\\\\u0000"`, 'g');
-  const fetchExact = (input: string | URL, init?: RequestInit): Promise<Response> => {
+  let transport: StreamableHTTPClientTransport | undefined;
+  const fetchExact = async (input: string | URL, init?: RequestInit): Promise<Response> => {
     const body = init?.body;
-    if (typeof body === 'string' && body.includes(wireMark)) {
-      return fetch(input, { ...init, body: body.replace(pattern, '$1') });
-    }
-    return fetch(input, init);
+    const exact = typeof body === 'string' && body.includes(wireMark) ? { ...init, body: body.replace(pattern, '$1') } : init;
+    const response = await fetch(input, exact);
+    if ((response.status === 401 || response.status === 403) && transport !== undefined) challenged.add(transport);
+    return response;
   };
-  const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers: { ...headers } }, fetch: fetchExact });
+  transport = new StreamableHTTPClientTransport(url, {
+    requestInit: { headers: { ...headers } },
+    fetch: fetchExact,
+    ...(authProvider === undefined ? {} : { authProvider }),
+  });
   const send = transport.send.bind(transport);
   transport.send = (message: JSONRPCMessage, options) =>
     send(hasExactNumbers(message) ? (marked(message, mark) as JSONRPCMessage) : message, options);
   return transport;
+}
+
+const challenged = new WeakSet<object>();
+
+/** Whether some request of this transport was answered 401 or 403: a failure since then is about authorization. */
+export function wasChallenged(transport: object): boolean {
+  return challenged.has(transport);
 }
 
 function marked(value: unknown, mark: string): unknown {

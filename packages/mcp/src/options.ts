@@ -1,7 +1,9 @@
 import { DshError, z } from '@deepseek-ai/dsh-core';
+import type { McpAuthStore } from './auth-store.js';
 import { serverPolicySchema } from './config.js';
 import type { ElicitationHandler } from './elicitation.js';
 import { McpErrorCode } from './errors.js';
+import type { AuthorizationHandler } from './server-auth.js';
 
 const maxTimerMs = 2_147_483_647;
 const ms = z.number().int().positive().max(maxTimerMs);
@@ -54,6 +56,23 @@ export const mcpOptionsSchema = z.strictObject({
   maxDescriptionChars: z.number().int().positive().default(8_192),
   /** Answers servers' elicitation requests (the host's UI). Without it every request is declined; nothing is ever accepted unasked. */
   elicit: z.custom<ElicitationHandler>((v) => typeof v === 'function', 'must be a function').optional(),
+  /** Shows an OAuth authorization URL to the person (the host's UI). Without it a server that needs a person is `MCP_AUTH_REQUIRED`. */
+  authorize: z.custom<AuthorizationHandler>((v) => typeof v === 'function', 'must be a function').optional(),
+  /** How long an authorization may take, from showing the URL to the callback (ms). */
+  authTimeoutMs: ms.default(300_000),
+  /** The file (mode 0600) where OAuth tokens and client registrations are kept per server; `~/.dsh/mcp-auth.json` by default. */
+  authFile: z.string().min(1).optional(),
+  /** Keeps OAuth state elsewhere (a keychain); replaces `authFile`. */
+  authStore: z
+    .custom<McpAuthStore>(
+      (v) =>
+        typeof v === 'object' &&
+        v !== null &&
+        typeof (v as McpAuthStore).load === 'function' &&
+        typeof (v as McpAuthStore).save === 'function',
+      'must be an object with load(key) and save(key, value)',
+    )
+    .optional(),
 });
 
 /** Options of the `mcp` plugin. */

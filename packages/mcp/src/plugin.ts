@@ -1,5 +1,8 @@
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { definePlugin, type Host, messageOf, type Plugin } from '@deepseek-ai/dsh-core';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { FileAuthStore } from './auth-store.js';
 import { type ConfigProblem, loadServerConfigs, type ResolvedServer } from './config.js';
 import { McpErrorCode } from './errors.js';
 import { JsonSchemaCompiler } from './json-schema-validator.js';
@@ -104,6 +107,9 @@ export function mcp(options: McpOptions = {}): McpPlugin {
     maxSchemaChars: o.maxSchemaChars,
     maxDescriptionChars: o.maxDescriptionChars,
   };
+  const authStore =
+    o.authStore ?? new FileAuthStore(resolve(o.cwd ?? process.cwd(), o.authFile ?? join(homedir(), '.dsh', 'mcp-auth.json')));
+  const auth = { store: authStore, authorize: o.authorize, authTimeoutMs: o.authTimeoutMs };
   let problems: ConfigProblem[] = [];
   let closed = false;
   let inUse = false;
@@ -214,6 +220,7 @@ export function mcp(options: McpOptions = {}): McpPlugin {
       killGraceMs: o.killGraceMs,
       maxListPages: o.maxListPages,
       elicit: o.elicit,
+      auth,
     };
     const holder: { entry?: ServerEntry } = {};
     const connection = new ServerConnection(server, settings, {

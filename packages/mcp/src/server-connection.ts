@@ -1,3 +1,4 @@
+import { DshError } from '@deepseek-ai/dsh-core';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -9,12 +10,14 @@ import {
   type Tool,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+import { authFailure } from './auth-failure.js';
 import { callError } from './call-error.js';
 import type { ResolvedServer } from './config.js';
 import { answerElicitation, type ElicitationHandler } from './elicitation.js';
 import { McpCallError, McpErrorCode } from './errors.js';
-import { httpTransport } from './http-transport.js';
+import { httpTransport, wasChallenged } from './http-transport.js';
 import { listAllTools, type SkippedTool } from './list-tools.js';
+import { type AuthSettings, ServerAuth } from './server-auth.js';
 import { type McpServerCrash, type McpStartFailure, processFacts } from './server-history.js';
 import { StdioTransport } from './stdio-transport.js';
 import { version } from './version.js';
@@ -38,6 +41,7 @@ export interface ConnectionSettings {
   readonly killGraceMs: number;
   readonly maxListPages: number;
   readonly elicit: ElicitationHandler | undefined;
+  readonly auth: AuthSettings;
 }
 
 /** What a connection tells its owner. */
@@ -80,6 +84,9 @@ export class ServerConnection {
   #settleFirst!: () => void;
   #refreshing: Promise<void> | undefined;
   #refreshAgain = false;
+  #auth: ServerAuth | undefined;
+  /** Authorizations asked for since the server last accepted a request: a server that keeps refusing is given up on. */
+  #authorizations = 0;
   readonly #settings: ConnectionSettings;
   readonly #listener: ConnectionListener;
 
@@ -143,8 +150,13 @@ export class ServerConnection {
   async #connect(): Promise<void> {
     this.#state = this.#restarts === 0 && this.#attempts === 0 ? 'starting' : 'restarting';
     this.#attempts += 1;
-    const transport = this.#makeTransport();
-    const client = new Client({ name: 'dsh-mcp', version }, { capabilities: { elicitation: { form: {} } } });
+    let transport: StdioTransport | StreamableHTTPClientTransport;
+    try {
+      transport = this.#makeTransport();
+    } catch (error) {
+      return this.#failForGood(error instanceof DshError ? (error.code as McpErrorCode) : McpErrorCode.MCP_START_FAILED, describe(error));
+    }
+    const client = new Client({ name: 'dsh-mcp', version }, { capabilities: { elicitation: { form: { applyDefaults: true } } } });
     client.setRequestHandler(ElicitRequestSchema, (request, extra) =>
       answerElicitation(this.config.name, this.#settings.elicit, request.params, extra.signal),
     );
@@ -162,6 +174,9 @@ export class ServerConnection {
       const { how: _, ...facts } = processFacts(transport); // before dropping the connection stops the process
       await this.#dropConnection(client, transport);
       if (this.#closing) return this.#settleFirst();
+      const pending = this.#auth?.takePendingAuthorization();
+      if (pending !== undefined || authFailure(error) !== undefined || wasChallenged(transport))
+        return this.#afterAuthFailure(error, transport, pending);
       const message = `server "${this.config.name}" did not start: ${describe(error)}${this.#stderrNote()}`;
       const at = new Date().toISOString();
       this.#lastStartFailure = { code: McpErrorCode.MCP_START_FAILED, message, at, ...facts, attempt: this.#attempts };
@@ -169,15 +184,68 @@ export class ServerConnection {
       return;
     }
     client.onclose = () => this.#lost(client);
+    this.#authorizations = 0;
     this.#state = 'ready';
     this.#attempts = 0;
     this.#listener.onTools(this.#tools);
     this.#settleFirst();
   }
 
+  /**
+   * A start that failed on the way through OAuth: when the SDK asked for a
+   * person, the host is asked and the start is tried again with the code;
+   * other OAuth failures are final (`failed`, no backoff: retrying cannot fix them).
+   */
+  async #afterAuthFailure(
+    error: unknown,
+    transport: StdioTransport | StreamableHTTPClientTransport,
+    pending: URL | undefined,
+  ): Promise<void> {
+    const auth = this.#auth;
+    if (auth !== undefined && pending !== undefined && !(transport instanceof StdioTransport)) {
+      try {
+        await this.#authorize(auth, transport, pending);
+      } catch (failure) {
+        const known = authFailure(failure) ?? { code: McpErrorCode.MCP_AUTH_FAILED, message: describe(failure) };
+        return this.#failForGood(known.code, known.message);
+      }
+      if (this.#closing) return this.#settleFirst();
+      this.#attempts -= 1; // authorizing is not a failed attempt
+      return this.#connect();
+    }
+    const known = authFailure(error) ?? { code: McpErrorCode.MCP_AUTH_FAILED, message: describe(error) };
+    this.#failForGood(known.code, `server "${this.config.name}" did not start: ${known.message}`);
+  }
+
+  /** One authorization by a person (at most {@link maxAuthorizations} in a row), then the code is exchanged for tokens. */
+  async #authorize(auth: ServerAuth, transport: StreamableHTTPClientTransport, pending: URL): Promise<void> {
+    if (this.#authorizations >= maxAuthorizations) {
+      throw new McpCallError(
+        McpErrorCode.MCP_AUTH_FAILED,
+        `MCP server "${this.config.name}" still refuses after ${maxAuthorizations} authorizations in a row; not asking again`,
+      );
+    }
+    this.#authorizations += 1;
+    await transport.finishAuth(await auth.authorize(pending));
+  }
+
+  /** A failure no retry can fix: recorded, state `failed`, `restart()` tries again. */
+  #failForGood(code: McpErrorCode, message: string): void {
+    this.#lastError = { code, message: this.#redact(message), at: new Date().toISOString() };
+    this.#state = 'failed';
+    this.#settleFirst();
+  }
+
+  #redact(text: string): string {
+    return this.#auth === undefined ? text : this.#auth.secrets.redact(text);
+  }
+
   #makeTransport(): StdioTransport | StreamableHTTPClientTransport {
     const c = this.config;
-    if (c.transport === 'http') return httpTransport(c.url, c.headers);
+    if (c.transport === 'http') {
+      if (c.oauth !== false) this.#auth ??= new ServerAuth(c.name, c.url, c.oauth, this.#settings.auth);
+      return httpTransport(c.url, c.headers, this.#auth?.provider);
+    }
     return new StdioTransport({
       command: c.command,
       args: c.args,
@@ -214,7 +282,7 @@ export class ServerConnection {
 
   /** Records the failure and schedules the next attempt; returns its delay, or undefined when there is none (`failed`). */
   #fail(code: McpErrorCode, message: string): number | undefined {
-    this.#lastError = { code, message, at: new Date().toISOString() };
+    this.#lastError = { code, message: this.#redact(message), at: new Date().toISOString() };
     const { initialDelayMs, maxDelayMs, maxAttempts } = this.#settings.retry;
     let delay: number | undefined;
     if (this.#attempts >= maxAttempts) {
@@ -286,13 +354,12 @@ export class ServerConnection {
     const crashBefore = this.#lastCrash;
     this.#inFlight += 1;
     try {
-      return (await client.request({ method: 'tools/call', params: { name: tool, arguments: { ...args } } }, CallToolResultSchema, {
-        signal: settings.signal,
-        timeout: settings.timeoutMs,
-        maxTotalTimeout: settings.timeoutMs,
-        onprogress: settings.onProgress,
-      })) as CallToolResult;
+      return await this.#callAuthorized(client, tool, args, settings);
     } catch (error) {
+      const auth = authFailure(error);
+      if (auth !== undefined) {
+        throw new McpCallError(auth.code, `${this.#redact(auth.message)}; restart the server to authorize again`);
+      }
       throw callError(error, {
         server: this.config.name,
         aborted: settings.signal.aborted,
@@ -306,12 +373,44 @@ export class ServerConnection {
     }
   }
 
+  /** Sends the call; when the server asks for more scope (step-up) and a person grants it, sends it again. */
+  async #callAuthorized(
+    client: Client,
+    tool: string,
+    args: Readonly<Record<string, unknown>>,
+    settings: CallSettings,
+  ): Promise<CallToolResult> {
+    for (;;) {
+      try {
+        const result = (await client.request(
+          { method: 'tools/call', params: { name: tool, arguments: { ...args } } },
+          CallToolResultSchema,
+          {
+            signal: settings.signal,
+            timeout: settings.timeoutMs,
+            maxTotalTimeout: settings.timeoutMs,
+            onprogress: settings.onProgress,
+          },
+        )) as CallToolResult;
+        this.#authorizations = 0;
+        return result;
+      } catch (error) {
+        const pending = this.#auth?.takePendingAuthorization();
+        const transport = this.#transport;
+        if (this.#auth === undefined || pending === undefined || transport === undefined || transport instanceof StdioTransport)
+          throw error;
+        await this.#authorize(this.#auth, transport, pending);
+      }
+    }
+  }
+
   /** Stops the server for good: no more restarts; a stdio server's process group is killed. */
   async close(): Promise<void> {
     this.#closing = true;
     this.#state = 'closed';
     if (this.#retryTimer !== undefined) clearTimeout(this.#retryTimer);
     this.#settleFirst();
+    await this.#auth?.close();
     const client = this.#client;
     const transport = this.#transport;
     if (client === undefined || transport === undefined) return;
@@ -329,6 +428,9 @@ export class ServerConnection {
     await this.#dropConnection(client, transport);
   }
 }
+
+/** Authorizations by a person in a row before dsh stops asking (a server that never accepts cannot loop us). */
+const maxAuthorizations = 3;
 
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

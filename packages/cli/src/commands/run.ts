@@ -12,6 +12,7 @@ import { ExitCode } from '../exit-codes.js';
 import { buildHost } from '../host-factory.js';
 import type { CliIo } from '../io.js';
 import { TerminalUi } from '../render/terminal-ui.js';
+import { terminalAuthorization, terminalElicitation } from '../run/mcp-prompts.js';
 import { systemPrompt } from '../run/system-prompt.js';
 import { refusingPrompt, terminalPrompt } from '../run/terminal-prompt.js';
 
@@ -78,6 +79,13 @@ export async function runRun(io: CliIo, options: RunOptions): Promise<ExitCode> 
     prompt,
     model,
     strict: options.strict === true,
+    // MCP servers' questions (elicitation, OAuth) are asked at the terminal too.
+    overrides: {
+      mcp: {
+        elicit: terminalElicitation({ input: terminal, output: process.stdout, ui, style: s }),
+        authorize: terminalAuthorization({ input: terminal, output: process.stdout, ui, style: s }),
+      },
+    },
   });
   announceConfigProblems(io, built.configProblems);
   process.on('SIGINT', interrupt);
