@@ -1,9 +1,18 @@
-import { type Args, DshError, type Host, type Outcome } from '@deepseek-ai/dsh-core';
+import { type Args, DshError, type Host, type Outcome, type ToolSchema } from '@deepseek-ai/dsh-core';
 import { type JSONSchema7, jsonSchema, type ModelMessage, type Tool } from 'ai';
 import { AiSdkError, AiSdkErrorCode } from './errors.js';
 import { checkFrameworkTool, frameworkToolDefinition, isZod4 } from './framework-tools.js';
+import { enforceOwnApproval } from './internal/own-approval.js';
 import { modelOutputOf } from './model-output.js';
-import { type DshToolsOptions, parseDshToolsOptions } from './options.js';
+import {
+  type AiSdkBridgeOptions,
+  type DshToolsOptions,
+  parseBridgeOptions,
+  parseDshToolsOptions,
+  parseToolsOptions,
+  type ResolvedDshToolsOptions,
+  type ToolsOptions,
+} from './options.js';
 import { RefusedCalls, type RepairQuestion } from './refused-calls.js';
 import { type PendingApproval, SdkCalls } from './sdk-calls.js';
 import type { SdkCallOptions } from './sdk-types.js';
@@ -21,10 +30,16 @@ export interface ToolApprovalQuestion {
 /** What the SDK 7 `toolApproval` function answers. */
 export type ToolApprovalAnswer = 'not-applicable' | { readonly type: 'user-approval'; readonly reason?: string };
 
-/** What `dshTools` returns: the tool set and the helpers that complete the SDK's loop. */
-export interface DshToolSet {
-  /** The tools for `generateText({ tools })` / `streamText({ tools })`. */
-  readonly tools: Record<string, DshTool>;
+/** What `aiSdkBridge` returns: the tool sets and the helpers that complete the SDK's loop. */
+export interface AiSdkBridge {
+  /** The host this bridge serves. */
+  readonly host: Host;
+  /**
+   * The tools for `generateText({ tools })` / `streamText({ tools })`: every
+   * tool of the host (the framework tools included), or `include`, minus
+   * `exclude`. Throws `AI_SDK_UNKNOWN_TOOL` for a name the host lacks.
+   */
+  tools(options?: ToolsOptions): Record<string, DshTool>;
   /**
    * For `prepareStep`: reads the user's denials from the history (the SDK
    * runs nothing for a denied call, so this is where dsh hears them) and puts
@@ -55,26 +70,61 @@ export interface DshToolSet {
    * Settles once every call seen so far has its `tool/result` in the session
    * log's sink (flushed), so the log can be read at once: after `generateText`
    * returns, a denied call's result may still be on its way. Calls waiting for
-   * the user (`pendingApprovals()`) or for the SDK to execute them are not waited for.
+   * the user (`pendingApprovals()`) or for the SDK to execute them are not
+   * waited for: they end when the next request carries the user's answer,
+   * at `abandon()`, at the host's `approvalTimeoutMs` or at `holdTimeoutMs`.
    */
   settled(): Promise<void>;
   /** Ends every call still waiting (for the user, or for the SDK to execute it): each gets its one result. */
   abandon(reason?: string): void;
-  /** Abandons, then removes what `dshTools` added to the host (its tap and the framework tools). */
+  /** Abandons, then removes what the bridge added to the host (its taps, its guard and the framework tools). */
   dispose(): void;
 }
 
 /**
- * Offers a host's tools to the Vercel AI SDK, so that every tool call of
+ * What the deprecated `dshTools` returns: the bridge with the tool set made once.
+ * @deprecated Use {@link AiSdkBridge} (`aiSdkBridge(host)`, then `bridge.tools()`).
+ */
+export interface DshToolSet extends Omit<AiSdkBridge, 'tools' | 'host'> {
+  /** The tools for `generateText({ tools })` / `streamText({ tools })`. */
+  readonly tools: Record<string, DshTool>;
+}
+
+/**
+ * Bridges the Vercel AI SDK to `host`, so that every tool call of
  * `generateText` / `streamText` (and agents built on them) runs through the
  * dsh pipeline: hooks, rules, approval, guards, timeouts and the session log.
+ * Give `bridge.tools()`, `bridge.prepareStep` and `bridge.repairToolCall` to
+ * the SDK. With `approvals` (an `aiSdkApprovals()` whose `provider` the host
+ * was created with), dsh's `ask` becomes the SDK's tool approval.
  * Throws `AI_SDK_*` errors for bad options or tools (see the README).
+ */
+export function aiSdkBridge(host: Host, options?: AiSdkBridgeOptions): AiSdkBridge {
+  return createBridge(host, parseBridgeOptions(options));
+}
+
+/**
+ * Offers a host's tools to the Vercel AI SDK: `aiSdkBridge(host, options)`
+ * with the tool set `bridge.tools({ include })` made once.
+ * @deprecated Use `aiSdkBridge(host, options)` and `bridge.tools({ include, exclude })`.
  */
 export function dshTools(host: Host, options?: DshToolsOptions): DshToolSet {
   const o = parseDshToolsOptions(options);
+  const { tools, host: _host, ...bridge } = createBridge(host, o);
+  try {
+    return { ...bridge, tools: tools(o.include === undefined ? {} : { include: o.include }) };
+  } catch (error) {
+    // Nothing stays on the host from a call that threw.
+    bridge.dispose();
+    throw error;
+  }
+}
+
+function createBridge(host: Host, o: ResolvedDshToolsOptions): AiSdkBridge {
   const calls = new SdkCalls(host, { maxParallel: o.maxParallel, holdTimeoutMs: o.holdTimeoutMs });
-  const tools: Record<string, DshTool> = {};
-  const refused = new RefusedCalls(host, calls, (name) => Object.hasOwn(tools, name));
+  /** Every tool a `tools()` call offered: a host tool outside it is refused. */
+  const offered = new Set<string>();
+  const refused = new RefusedCalls(host, calls, (name) => offered.has(name));
   const undo: (() => void)[] = [() => refused.dispose()];
   const finish = () => {
     for (const step of undo.splice(0).reverse()) step();
@@ -94,6 +144,7 @@ export function dshTools(host: Host, options?: DshToolsOptions): DshToolSet {
       if (!isZod4(sdkTool.inputSchema)) refused.checkedBySdk(name);
       undo.push(host.tools.register(definition));
     }
+    undo.push(enforceOwnApproval(host, o.tools, (call) => calls.optionsOf(call)));
     // Outermost, so that a timeout policy's clock starts when the body may start, not while the SDK has yet to execute the call.
     undo.push(
       host.hooks.execute.tap({ name: 'ai-sdk/hold', stage: -1_000_000 }, (ctx, next) => calls.hold(ctx.call, ctx.cancellation, next)),
@@ -111,16 +162,29 @@ export function dshTools(host: Host, options?: DshToolsOptions): DshToolSet {
     throw new AiSdkError(AiSdkErrorCode.INVALID_OPTIONS, `dshTools: ${String(error)}`, { cause: error });
   }
 
-  const schemas = new Map(host.tools.schemas().map((schema) => [schema.name, schema]));
-  const names = o.include ?? [...schemas.keys()];
-  for (const name of names) {
-    const schema = schemas.get(name);
-    if (schema === undefined) {
-      finish();
-      throw new AiSdkError(AiSdkErrorCode.UNKNOWN_TOOL, `include: the host has no tool named "${name}"`);
+  const toolSet = (toolsOptions: ToolsOptions | undefined): Record<string, DshTool> => {
+    const { include, exclude } = parseToolsOptions(toolsOptions);
+    const schemas = new Map(host.tools.schemas().map((schema) => [schema.name, schema]));
+    for (const [field, list] of [
+      ['include', include],
+      ['exclude', exclude],
+    ] as const) {
+      const unknown = list?.find((name) => !schemas.has(name));
+      if (unknown !== undefined) throw new AiSdkError(AiSdkErrorCode.UNKNOWN_TOOL, `${field}: the host has no tool named "${unknown}"`);
     }
+    const tools: Record<string, DshTool> = {};
+    for (const name of (include ?? [...schemas.keys()]).filter((n) => !exclude?.includes(n))) {
+      const schema = schemas.get(name);
+      if (schema === undefined) continue;
+      offered.add(name);
+      tools[name] = dshTool(name, schema);
+    }
+    return tools;
+  };
+
+  const dshTool = (name: string, schema: ToolSchema): DshTool => {
     const own = o.tools[name] as { inputSchema?: unknown; toModelOutput?: DshTool['toModelOutput'] } | undefined;
-    tools[name] = {
+    return {
       description: schema.description,
       // The SDK's own schema for a framework tool, so it validates as it would without dsh; dsh validates its tools itself (losslessly).
       inputSchema: (own?.inputSchema as DshTool['inputSchema'] | undefined) ?? jsonSchema<Args>(schema.inputSchema as JSONSchema7),
@@ -132,7 +196,7 @@ export function dshTools(host: Host, options?: DshToolsOptions): DshToolSet {
         return modelOutputOf(output);
       }) as unknown as DshTool['toModelOutput'],
     } as unknown as DshTool;
-  }
+  };
 
   const prepareStep = ({ messages }: { readonly messages: ModelMessage[] }) => {
     calls.readDenials(messages);
@@ -140,23 +204,23 @@ export function dshTools(host: Host, options?: DshToolsOptions): DshToolSet {
     return next === messages ? {} : { messages: next };
   };
 
-  const toolApproval = async ({ toolCall, tools: offered, messages }: ToolApprovalQuestion): Promise<ToolApprovalAnswer> => {
+  const toolApproval = async ({ toolCall, tools: given, messages }: ToolApprovalQuestion): Promise<ToolApprovalAnswer> => {
     const { toolCallId, toolName, input } = toolCall;
-    if (Object.hasOwn(tools, toolName)) {
+    if (offered.has(toolName)) {
       const ask = await calls.needsApproval(toolName, input as Args, { toolCallId, messages });
       if (!ask) return 'not-applicable';
       const reason = calls.pendingApprovals().find((p) => p.toolCallId === toolCallId)?.reason;
       return reason === undefined ? { type: 'user-approval' } : { type: 'user-approval', reason };
     }
-    const other =
-      offered !== undefined && Object.hasOwn(offered, toolName) ? (offered[toolName] as { needsApproval?: unknown }) : undefined;
+    const other = given !== undefined && Object.hasOwn(given, toolName) ? (given[toolName] as { needsApproval?: unknown }) : undefined;
     const needs = other?.needsApproval;
     const yes = typeof needs === 'function' ? await needs(input, { toolCallId, messages }) : needs === true;
     return yes === true ? { type: 'user-approval' } : 'not-applicable';
   };
 
   return {
-    tools,
+    host,
+    tools: toolSet,
     prepareStep,
     toolApproval,
     repairToolCall: (question) => refused.repair(question),

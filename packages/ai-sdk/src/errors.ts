@@ -2,22 +2,26 @@ import { DshError } from '@deepseek-ai/dsh-core';
 
 /**
  * Stable codes of the AI SDK adapter. `INVALID_OPTIONS` and the `TOOL_*`
- * codes are thrown by {@link dshTools} (bad setup, never a model's doing);
+ * codes are thrown by `aiSdkBridge` and `bridge.tools()` (bad setup, never a model's doing);
  * the others are the `error.code` of a call's outcome, which the model reads
  * as the tool's result.
  */
 export const AiSdkErrorCode = {
-  /** An option of `dshTools` or `aiSdkApprovals` is invalid; the message names the field. */
+  /** An option of `aiSdkBridge`, `tools()`, `dshTools` or `aiSdkApprovals` is invalid; the message names the field. */
   INVALID_OPTIONS: 'AI_SDK_INVALID_OPTIONS',
-  /** `include` names a tool the host does not have. */
+  /** `tools({ include })` (or `exclude`) names a tool the host does not have. */
   UNKNOWN_TOOL: 'AI_SDK_UNKNOWN_TOOL',
   /** A framework tool has the name of a tool the host already has. */
   TOOL_NAME_TAKEN: 'AI_SDK_TOOL_NAME_TAKEN',
   /** A framework tool has no `execute` (a client-side or provider-executed tool): there is no body to run through the pipeline. */
   TOOL_WITHOUT_EXECUTE: 'AI_SDK_TOOL_WITHOUT_EXECUTE',
-  /** A framework tool sets its own `needsApproval`: express it as a dsh rule (`ask`), so that one place decides. */
+  /**
+   * No longer thrown: a framework tool's own `needsApproval` is honoured as an
+   * `ask` that no pre-execute tap can lower.
+   * @deprecated Kept so code that names it still compiles.
+   */
   TOOL_HAS_OWN_APPROVAL: 'AI_SDK_TOOL_HAS_OWN_APPROVAL',
-  /** The same `aiSdkApprovals()` object was given to a second `dshTools`. */
+  /** The same `aiSdkApprovals()` object was given to a second bridge. */
   APPROVALS_IN_USE: 'AI_SDK_APPROVALS_IN_USE',
   /**
    * Outcome: the SDK passed the call's approval stage but never asked for its

@@ -132,14 +132,10 @@ describe('setup errors', () => {
     const host = createHost();
     await host.use(toolFs({ cwd: ws.dir }));
     const clientSide = tool({ description: 'asks the browser', inputSchema: z.object({}) });
-    const ownApproval = tool({ description: 'x', inputSchema: z.object({}), needsApproval: true, execute: async () => 1 });
     expect(codeOf(() => dshTools(host, { tools: { weather, clientSide } }))).toMatch(
       new RegExp(`^${AiSdkErrorCode.TOOL_WITHOUT_EXECUTE} tools.clientSide`),
     );
     expect(host.tools.get('weather')).toBeUndefined();
-    expect(codeOf(() => dshTools(host, { tools: { ownApproval } }))).toMatch(
-      new RegExp(`^${AiSdkErrorCode.TOOL_HAS_OWN_APPROVAL} tools.ownApproval`),
-    );
     expect(codeOf(() => dshTools(host, { tools: { read: weather } }))).toMatch(new RegExp(`^${AiSdkErrorCode.TOOL_NAME_TAKEN} tools.read`));
     expect(codeOf(() => dshTools(host, { include: ['read', 'nope'] }))).toMatch(new RegExp(`^${AiSdkErrorCode.UNKNOWN_TOOL} include`));
     expect(host.hooks.execute.names()).toEqual([]);

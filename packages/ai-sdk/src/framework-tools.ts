@@ -33,12 +33,6 @@ export function checkFrameworkTool(name: string, sdkTool: FrameworkTool): void {
       `tools.${name}: the tool has no execute (it runs on the client or at the provider), so there is no body for the pipeline to run; pass it to the SDK beside dsh's tools`,
     );
   }
-  if (fields.needsApproval !== undefined && fields.needsApproval !== false) {
-    throw new AiSdkError(
-      AiSdkErrorCode.TOOL_HAS_OWN_APPROVAL,
-      `tools.${name}: the tool sets needsApproval; dsh decides approvals for the tools it runs: write an "ask" rule for "${name}" instead`,
-    );
-  }
 }
 
 /**

@@ -36,6 +36,37 @@ export interface DshToolsOptions {
   readonly holdTimeoutMs?: number;
 }
 
+/** Options of `aiSdkBridge(host, options)`: those of `dshTools` but `include`, which moved to `bridge.tools()`. */
+export type AiSdkBridgeOptions = Omit<DshToolsOptions, 'include'>;
+
+/** The zod schema of {@link AiSdkBridgeOptions}. */
+export const aiSdkBridgeOptionsSchema = dshToolsOptionsSchema.omit({ include: true });
+
+/** The zod schema of {@link ToolsOptions}. */
+export const toolsOptionsSchema = z.strictObject({
+  include: z.array(z.string().regex(toolName, 'must be a tool name')).optional(),
+  exclude: z.array(z.string().regex(toolName, 'must be a tool name')).optional(),
+});
+
+/** Options of `bridge.tools(options)`: which of the host's tools to offer the model. */
+export interface ToolsOptions {
+  /** The host's tools to offer, by name: all of them (the framework tools included) by default. */
+  readonly include?: readonly string[];
+  /** Tools not to offer, by name (applied after `include`). */
+  readonly exclude?: readonly string[];
+}
+
+/** Validates `bridge.tools()` options, throwing `AI_SDK_INVALID_OPTIONS` that names the field. */
+export function parseToolsOptions(options: ToolsOptions | undefined): ToolsOptions {
+  return parseOptions('tools', toolsOptionsSchema, options) as ToolsOptions;
+}
+
+/** Validates `aiSdkBridge` options, throwing `AI_SDK_INVALID_OPTIONS` that names the field. */
+export function parseBridgeOptions(options: AiSdkBridgeOptions | undefined): ResolvedDshToolsOptions {
+  parseOptions('aiSdkBridge', aiSdkBridgeOptionsSchema, options);
+  return parseDshToolsOptions(options);
+}
+
 /** Options with defaults filled in. */
 export interface ResolvedDshToolsOptions {
   readonly approvals: AiSdkApprovals | undefined;

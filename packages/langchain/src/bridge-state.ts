@@ -53,12 +53,12 @@ export class BridgeState {
 
   /**
    * Settles once every call seen so far has its `tool/result` in the session
-   * log's sink. A call waiting for a person is not settled until answered
-   * (or `cancelPending()`).
+   * log's sink, except calls waiting for a person: those end when the graph
+   * is resumed, at `cancelPending()`, or at the host's `approvalTimeoutMs`.
    */
   async settled(): Promise<void> {
     for (;;) {
-      const open = [...this.runs.values()].filter((run) => run.phase !== 'settled');
+      const open = [...this.runs.values()].filter((run) => run.phase !== 'settled' && run.phase !== 'asking');
       if (open.length === 0) break;
       await Promise.race(open.map((run) => run.nextChange()));
     }

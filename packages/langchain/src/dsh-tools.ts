@@ -14,10 +14,15 @@ import { LangChainBridgeError, LangChainErrorCode } from './errors.js';
 export function dshLangChainTools(
   host: Host,
   include: readonly string[] | undefined,
+  exclude: readonly string[] | undefined,
   mark: (tool: DynamicStructuredTool) => void,
 ): DynamicStructuredTool[] {
   const schemas = new Map(host.tools.schemas().map((schema) => [schema.name, schema]));
-  const names = include ?? [...schemas.keys()];
+  const unknown = exclude?.find((name) => !schemas.has(name));
+  if (unknown !== undefined) {
+    throw new LangChainBridgeError(LangChainErrorCode.UNKNOWN_TOOL, `tools: exclude: the host has no tool named "${unknown}"`);
+  }
+  const names = (include ?? [...schemas.keys()]).filter((name) => !exclude?.includes(name));
   return names.map((name) => {
     const schema = schemas.get(name);
     if (schema === undefined) {

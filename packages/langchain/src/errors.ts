@@ -8,8 +8,10 @@ import { DshError } from '@deepseek-ai/dsh-core';
 export const LangChainErrorCode = {
   /** An option of `langchainBridge`, `middleware` or `tools` is invalid; the message names the field. */
   INVALID_OPTIONS: 'LANGCHAIN_INVALID_OPTIONS',
-  /** `tools({ include })` names a tool the host does not have. */
+  /** `tools({ include })` (or `exclude`) names a tool the host does not have. */
   UNKNOWN_TOOL: 'LANGCHAIN_UNKNOWN_TOOL',
+  /** The same `langchainApprovals()` was given to a second `langchainBridge`. */
+  APPROVALS_IN_USE: 'LANGCHAIN_APPROVALS_IN_USE',
   /** Tool message: a LangChain tool has the name of a different tool the host already has; nothing ran. */
   TOOL_NAME_TAKEN: 'LANGCHAIN_TOOL_NAME_TAKEN',
   /** Tool message: the model's tool call has no id, so it cannot be logged, approved or resumed; nothing ran. */

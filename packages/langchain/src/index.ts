@@ -7,7 +7,15 @@
  */
 export type { PendingApproval } from './approvals.js';
 export { type DshMiddleware, type LangChainBridge, langchainBridge } from './bridge.js';
+export { LangChainApprovals, type LangChainApprovalsOptions, langchainApprovals } from './bridge-approvals.js';
 export { LangChainBridgeError, LangChainErrorCode } from './errors.js';
 export type { DshInterruptValue, DshResumeValue } from './interrupt-value.js';
-export { bridgeOptionsSchema, type DshToolsOptions, type LangChainBridgeOptions, toolsOptionsSchema } from './options.js';
+export {
+  bridgeOptionsSchema,
+  type DshToolsOptions,
+  hostBridgeOptionsSchema,
+  type LangChainBridgeOptions,
+  type LangChainHostBridgeOptions,
+  toolsOptionsSchema,
+} from './options.js';
 export { version } from './version.js';

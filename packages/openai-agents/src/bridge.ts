@@ -125,9 +125,18 @@ function isObjectJson(text: string): boolean {
  * asks, the SDK interrupts the run and dsh's approval stays open until the
  * person answers (`state.approve` then resume: the call runs; `state.reject`
  * then `bridge.settle(state)`: the call is denied).
+ *
+ * @deprecated Use `openaiAgentsBridge(host, { approvals })` with
+ * `openaiAgentsApprovals()`: the same bridge, bound to its host at creation,
+ * with the shape of the AI SDK and LangChain bridges.
  */
 export function openaiAgents(options: AgentsBridgeOptions = {}): AgentsBridge {
-  const o = parseOptions<AgentsBridgeOptions>(agentsBridgeOptionsSchema, options, 'openaiAgents');
+  return createAgentsBridge(options, 'openaiAgents');
+}
+
+/** The bridge and the way to bind it to its host at once. @internal */
+export function createAgentsBridge(options: AgentsBridgeOptions, where: string): AgentsBridge & { bind(host: Host): void } {
+  const o = parseOptions<AgentsBridgeOptions>(agentsBridgeOptionsSchema, options, where);
   const store = o.store ?? memoryDecisionStore();
   const flights = new Map<string, Flight>();
   // biome-ignore lint/suspicious/noExplicitAny: see wrap.
@@ -460,22 +469,28 @@ export function openaiAgents(options: AgentsBridgeOptions = {}): AgentsBridge {
   };
 
   return {
+    bind: (host) => void bind(host),
     approval,
     tools(host, toolsOptions) {
       bind(host);
-      const { names } = parseOptions<ToolsOptions>(toolsOptionsSchema, toolsOptions, 'bridge.tools');
+      const { include, exclude, names } = parseOptions<ToolsOptions>(toolsOptionsSchema, toolsOptions, 'bridge.tools');
+      if (include !== undefined && names !== undefined) {
+        throw new AgentsBridgeError(
+          AgentsErrorCode.INVALID_OPTIONS,
+          'bridge.tools: names: a deprecated alias of include; give one of them',
+        );
+      }
       const schemas = host.tools.schemas().filter((schema) => !wrapped.has(schema.name));
-      if (names !== undefined) {
-        const missing = names.filter((n) => !schemas.some((schema) => schema.name === n));
-        if (missing.length > 0) {
-          throw new AgentsBridgeError(
-            AgentsErrorCode.UNKNOWN_TOOL,
-            `bridge.tools: no dsh tool named ${missing.join(', ')}; the host has ${schemas.map((s) => s.name).join(', ')}`,
-          );
-        }
+      const chosen = include ?? names;
+      const missing = [...(chosen ?? []), ...(exclude ?? [])].filter((n) => !schemas.some((schema) => schema.name === n));
+      if (missing.length > 0) {
+        throw new AgentsBridgeError(
+          AgentsErrorCode.UNKNOWN_TOOL,
+          `bridge.tools: no dsh tool named ${missing.join(', ')}; the host has ${schemas.map((s) => s.name).join(', ')}`,
+        );
       }
       return schemas
-        .filter((schema) => names === undefined || names.includes(schema.name))
+        .filter((schema) => (chosen === undefined || chosen.includes(schema.name)) && !exclude?.includes(schema.name))
         .map((schema) => bridged(host, schema.name, schema.description, plainSchema(schema.inputSchema), false));
     },
     wrap(host, sdkTool) {

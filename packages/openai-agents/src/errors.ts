@@ -11,12 +11,14 @@ export const AgentsErrorCode = {
    * or `settle`/`describe` ran before any host was bound. Its value was `'INVALID_OPTIONS'` before 0.2.
    */
   INVALID_OPTIONS: 'AGENTS_INVALID_OPTIONS',
-  /** `tools({ names })` named a tool the host does not have. */
+  /** `tools({ include })` (or `exclude`, or the deprecated `names`) named a tool the host does not have. */
   UNKNOWN_TOOL: 'AGENTS_UNKNOWN_TOOL',
   /** A bridge already serves another host: one bridge is one session. */
   HOST_MISMATCH: 'AGENTS_HOST_MISMATCH',
   /** `wrap` got a tool that is not a function tool (hosted, computer, shell tools run elsewhere). */
   TOOL_NOT_WRAPPABLE: 'AGENTS_TOOL_NOT_WRAPPABLE',
+  /** The same `openaiAgentsApprovals()` was given to a second `openaiAgentsBridge`. */
+  APPROVALS_IN_USE: 'AGENTS_APPROVALS_IN_USE',
   /** The decision store could not read or write a record, or holds one that is not a decision. */
   STORE_FAILED: 'AGENTS_STORE_FAILED',
 } as const;

@@ -6,7 +6,15 @@
  * @packageDocumentation
  */
 export { type AgentsBridge, type BridgedTool, openaiAgents } from './bridge.js';
+export { AgentsApprovals, type AgentsApprovalsOptions, openaiAgentsApprovals } from './bridge-approvals.js';
 export { type DecisionRecord, type DecisionStore, fileDecisionStore, memoryDecisionStore } from './decision-store.js';
 export { AgentsBridgeError, AgentsErrorCode } from './errors.js';
-export { type AgentsBridgeOptions, agentsBridgeOptionsSchema, type ToolsOptions } from './options.js';
+export { type OpenAiAgentsBridge, openaiAgentsBridge } from './host-bridge.js';
+export {
+  type AgentsBridgeOptions,
+  agentsBridgeOptionsSchema,
+  type OpenAiAgentsBridgeOptions,
+  openaiAgentsBridgeOptionsSchema,
+  type ToolsOptions,
+} from './options.js';
 export { version } from './version.js';

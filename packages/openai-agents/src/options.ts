@@ -1,8 +1,8 @@
 import { type ApprovalProvider, type ContextMessage, z } from '@deepseek-ai/dsh-core';
+import { AgentsApprovals } from './bridge-approvals.js';
 import type { DecisionStore } from './decision-store.js';
-import { AgentsBridgeError, AgentsErrorCode } from './errors.js';
 
-/** Options of `openaiAgents`. Every one is optional. */
+/** Options of the deprecated `openaiAgents`. Every one is optional. */
 export interface AgentsBridgeOptions {
   /**
    * Where dsh's pending approvals are kept, keyed by `<session>:<call id>`:
@@ -14,6 +14,7 @@ export interface AgentsBridgeOptions {
   /**
    * Asked for calls that no SDK run made (user code calling `host.runStep`
    * itself on the same host): without it such calls are denied when dsh asks.
+   * (`openaiAgentsApprovals({ fallback })` in the new shape.)
    */
   readonly fallbackApproval?: ApprovalProvider;
   /**
@@ -42,24 +43,41 @@ export const agentsBridgeOptionsSchema = z.strictObject({
   onContext: fn('a function').optional(),
 });
 
-/** The zod schema of the options of `bridge.tools(host, options)`. */
+/** The zod schema of the options of `bridge.tools(options)`. */
 export const toolsOptionsSchema = z.strictObject({
+  include: z.array(z.string().min(1)).optional(),
+  exclude: z.array(z.string().min(1)).optional(),
   names: z.array(z.string().min(1)).optional(),
 });
 
-/** Options of `bridge.tools(host, options)`. */
+/** Options of `bridge.tools(options)`: which of the host's dsh tools to offer the agent. */
 export interface ToolsOptions {
   /** The dsh tools to offer, by name: every tool of the host (except wrapped SDK tools) by default. */
+  readonly include?: readonly string[];
+  /** dsh tools not to offer, by name (applied after `include`). */
+  readonly exclude?: readonly string[];
+  /** @deprecated Use `include`; the same list. */
   readonly names?: readonly string[];
 }
 
-/** Validates with `schema`, throwing `INVALID_OPTIONS` that names the field. */
-export function parseOptions<T>(schema: z.ZodType, value: unknown, where: string): T {
-  const parsed = schema.safeParse(value ?? {});
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const field = issue?.path.length ? issue.path.join('.') : 'options';
-    throw new AgentsBridgeError(AgentsErrorCode.INVALID_OPTIONS, `${where}: ${field}: ${issue?.message ?? 'invalid'}`);
-  }
-  return parsed.data as T;
+/** Options of `openaiAgentsBridge(host, options)`. Every one is optional. */
+export interface OpenAiAgentsBridgeOptions {
+  /**
+   * The approval half made before the host (`openaiAgentsApprovals()`, its
+   * `provider` given to `createHost`): with it, dsh's asks become the run's
+   * interruptions. Without it, the host's own provider answers every ask
+   * while the SDK waits, and the run never interrupts.
+   */
+  readonly approvals?: AgentsApprovals;
+  /** See {@link AgentsBridgeOptions.store}. */
+  readonly store?: DecisionStore;
+  /** See {@link AgentsBridgeOptions.onContext}. */
+  readonly onContext?: NonNullable<AgentsBridgeOptions['onContext']>;
 }
+
+/** The zod schema of `openaiAgentsBridge` options. */
+export const openaiAgentsBridgeOptionsSchema = agentsBridgeOptionsSchema.omit({ fallbackApproval: true }).extend({
+  approvals: z.instanceof(AgentsApprovals, { message: 'must be made by openaiAgentsApprovals()' }).optional(),
+});
+
+export { parseOptions } from './internal/parse-options.js';
