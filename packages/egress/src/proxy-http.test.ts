@@ -129,6 +129,21 @@ describe('HTTP forwarding of plain http', () => {
     expect(await log.next((r) => r.protocol === 'http-forward')).toMatchObject({ decision: 'allow', bytesDown: 'origin /page?q=1'.length });
   });
 
+  it('records a refused plain-http request once', async () => {
+    const { origin, log, proxy, call } = await setup();
+    const relayPort = await startRelay(cleanup, proxy.socketPath);
+    const proxyUrl = `http://${call.token}:x@127.0.0.1:${relayPort}`;
+    const refused = await curl(['-o', '/dev/null', '-w', '%{http_code}', '--proxy', proxyUrl, `http://other.test:${origin.port}/`]);
+    expect(refused.stdout).toBe('403');
+
+    expect(origin.accepted()).toBe(0);
+    await log.next((r) => r.protocol === 'http-forward');
+    // A second request on a new connection closes the window in which a duplicate of the first could still arrive.
+    await curl(['--proxy', `http://${call.token}:x@127.0.0.1:${relayPort}`, `http://allowed.test:${origin.port}/`]);
+    await log.next((r) => r.protocol === 'http-forward' && r.host === 'allowed.test');
+    expect(log.records.filter((r) => r.host === 'other.test')).toHaveLength(1);
+  });
+
   it('refuses a request whose Host header differs from its absolute-form URL', async () => {
     const { origin, proxy, call } = await setup();
     const answer = await rawRequest(

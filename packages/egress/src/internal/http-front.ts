@@ -143,10 +143,7 @@ async function handleForward(core: ProxyCore, conn: ClientConnection, req: Incom
   const mismatch = hostMismatch(req, target, 80);
   if (mismatch) return refuse(mismatch, target);
   const opened = await openDestination(core.opener, conn, call, target, 'http-forward');
-  if (!opened.ok) {
-    recordRefusal(core, conn, 'http-forward', startedAt, opened, target);
-    return refuse(opened, target);
-  }
+  if (!opened.ok) return refuse(opened, target);
   forward(core, conn, call, req, res, { target, path: `${url.pathname}${url.search}`, opened, startedAt });
 }
 
