@@ -20,6 +20,7 @@ import type { Plugin } from './plugin.js';
 import { RegistrationScope } from './registration-scope.js';
 import { type ReservedToolName, ToolRegistry, type ToolSchema } from './registry.js';
 import type { ParentCall, Runtime } from './runtime.js';
+import { createSandboxPolicy, type HostSandboxPolicy } from './sandbox-policy.js';
 import { runStep, type Step, type StepOptions, type StepResult } from './step.js';
 import type { AnyToolDefinition, Dialect, SubCall } from './tool.js';
 
@@ -96,6 +97,12 @@ export interface Host {
    * them before any policy sees a call.
    */
   readonly anchors: SessionAnchors;
+  /**
+   * What sandboxed commands may touch, as policy plugins contribute it
+   * (hidden, read-only and writable paths, network lists) and sandboxes read
+   * it before each command. Costs nothing until a plugin contributes.
+   */
+  readonly sandboxPolicy: HostSandboxPolicy;
   /** Registers a plugin: awaits its `register`, refusing a second plugin of the same name. */
   use(plugin: Plugin): Promise<void>;
   /** Runs every call of a step and resolves with one result per call. Never rejects. */
@@ -171,6 +178,7 @@ export function createHost(options: HostOptions = {}): Host {
   const host: Host = {
     session,
     anchors,
+    sandboxPolicy: createSandboxPolicy(),
     use(plugin) {
       // Plugins register one at a time, so a dependency is in place before its dependants.
       const turn = registering.then(() => registerPlugin(host, plugins, plugin, pluginTimeoutMs));

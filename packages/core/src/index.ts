@@ -103,6 +103,14 @@ export {
   type SessionCall,
 } from './resume-session.js';
 export type { ParentCall } from './runtime.js';
+export {
+  createSandboxPolicy,
+  type HostSandboxPolicy,
+  type MergedSandboxPolicy,
+  type SandboxNetworkPart,
+  type SandboxNetworkPolicy,
+  type SandboxPolicyPart,
+} from './sandbox-policy.js';
 export { acquireSessionLock, type SessionLock } from './session-lock.js';
 export { type LoadedSessionLog, loadSessionLog } from './session-log.js';
 export type { CallResult, ContextMessage, Step, StepCall, StepOptions, StepResult } from './step.js';

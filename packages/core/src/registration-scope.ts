@@ -85,8 +85,14 @@ export class RegistrationScope {
       define: (type, schema, doc) => track(host.events.define(type, schema, doc)),
       subscribe: (listener) => track(host.events.subscribe(listener)),
     };
+    const sandboxPolicy = Object.freeze({
+      ...host.sandboxPolicy,
+      contribute: (name: string, part: Parameters<Host['sandboxPolicy']['contribute']>[1]) =>
+        track(host.sandboxPolicy.contribute(name, part)),
+    });
     const view: Host = {
       ...host,
+      sandboxPolicy,
       tools: Object.freeze(tools),
       hooks: Object.freeze(hooks),
       guards: Object.freeze(guards),

@@ -26,6 +26,10 @@ export const PermissionsErrorCode = {
   PATH_RULE_NOT_CONSULTED: 'PATH_RULE_NOT_CONSULTED',
   /** A problem, not thrown: an allow rule like `Edit(src/**)` that Claude Code matches at any depth; dsh allows it only from `cwd`. */
   ALLOW_PATH_ANCHORED: 'ALLOW_PATH_ANCHORED',
+  /** A problem, not thrown: a Claude Code `sandbox` setting dsh does not implement, or implements differently; the message says what dsh does. */
+  SANDBOX_SETTING_UNSUPPORTED: 'SANDBOX_SETTING_UNSUPPORTED',
+  /** A problem, not thrown: a key in a `sandbox` section that neither Claude Code nor dsh knows (a typo, say). */
+  SANDBOX_SETTING_UNKNOWN: 'SANDBOX_SETTING_UNKNOWN',
   /** One `permissions()` instance was registered on a second host. */
   ALREADY_REGISTERED: 'ALREADY_REGISTERED',
   /** An API that needs the host was used before the plugin was registered. */

@@ -19,6 +19,7 @@ export const permissionsOptionsSchema = z.strictObject({
   remember: z.array(z.enum(['session', 'project'])).optional(),
   readOnlyTools: z.array(z.string().min(1)).optional(),
   guard: z.boolean().optional(),
+  sandboxPolicy: z.boolean().optional(),
   strict: z.boolean().optional(),
   recordDecisions: z.boolean().optional(),
   stage: z.number().finite().optional(),
@@ -57,6 +58,11 @@ export interface PermissionsOptions {
   readonly readOnlyTools?: readonly string[];
   /** Also register a guard that re-checks deny and ask rules on the final arguments. `true` by default. */
   readonly guard?: boolean;
+  /**
+   * Contribute the rules' paths and domains and the settings' `sandbox` section to
+   * `host.sandboxPolicy`, so that sandboxed commands obey them. `true` by default.
+   */
+  readonly sandboxPolicy?: boolean;
   /** Make `register` fail on any configuration problem instead of reporting it. `false` by default. */
   readonly strict?: boolean;
   /** Log a `permissions/decision` event for every call. `true` by default. */

@@ -17,6 +17,8 @@ import { permissionsEventSchemas } from './events.js';
 import { type Grant, type GrantScope, GrantStore } from './grants.js';
 import { type PermissionsOptions, parsePermissionsOptions } from './options.js';
 import { type PermissionPrompt, type PermissionPromptReply, type RememberReply, suggestGrants } from './remember.js';
+import { sandboxPart } from './sandbox-part.js';
+import { noSandboxSettings } from './sandbox-settings.js';
 import { defaultSettingsFiles, type LoadedSettings, loadSettings, type PermissionProblem } from './settings.js';
 import { version } from './version.js';
 
@@ -129,6 +131,8 @@ export function permissions(options: PermissionsOptions = {}): PermissionsPlugin
       });
     }
     for (const problem of settings.problems) report(problem);
+    // Sandboxes read the rules and the sandbox settings again from the next command on.
+    host?.sandboxPolicy.changed();
   };
 
   const subjectFor = (tool: AnyToolDefinition, args: Args): RuleSubject => {
@@ -184,6 +188,13 @@ export function permissions(options: PermissionsOptions = {}): PermissionsPlugin
       }
       for (const [type, schema] of Object.entries(permissionsEventSchemas)) h.events.define(type, schema);
       await load();
+      if (o.sandboxPolicy !== false)
+        h.sandboxPolicy.contribute('permissions', () =>
+          sandboxPart(settings.rules, settings.sandbox ?? noSandboxSettings, anchors, [
+            ...(o.additionalDirectories ?? []).map((d) => resolve(anchors.projectDir, d)),
+            ...settings.additionalDirectories,
+          ]),
+        );
       // A rule dsh applies with a meaning other than Claude Code's is a warning; everything else fails a strict set-up.
       const failing = problems.filter((p) => p.difference?.dsh !== 'applied');
       if (o.strict === true && failing.length > 0) {

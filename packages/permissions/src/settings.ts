@@ -5,6 +5,7 @@ import { type PermissionMode, permissionModes } from './decide.js';
 import { PermissionsError, PermissionsErrorCode } from './errors.js';
 import { jsonLines } from './internal/json-lines.js';
 import { parseRule } from './rules.js';
+import { managedSettingsFile, type SandboxSettings, SandboxSettingsReader } from './sandbox-settings.js';
 
 /** Rules as Claude Code's `permissions` block holds them. */
 export interface PermissionRules {
@@ -41,16 +42,19 @@ export interface LoadedSettings {
   readonly additionalDirectories: readonly string[];
   /** Some file sets `permissions.disableBypassPermissionsMode: "disable"`. */
   readonly bypassDisabled: boolean;
+  /** The files' `sandbox` sections, merged (their problems are in `problems`). */
+  readonly sandbox?: SandboxSettings;
 }
 
 const lists: readonly RuleList[] = ['deny', 'ask', 'allow'];
 
-/** The settings files Claude Code reads, lowest precedence first: user, project, project-local. */
+/** The settings files Claude Code reads, lowest precedence first: user, project, project-local, managed. */
 export function defaultSettingsFiles(anchors: Anchors): string[] {
   return [
     join(anchors.homeDir, '.claude', 'settings.json'),
     join(anchors.projectDir, '.claude', 'settings.json'),
     join(anchors.projectDir, '.claude', 'settings.local.json'),
+    managedSettingsFile,
   ];
 }
 
@@ -79,6 +83,7 @@ export async function loadSettings(
   let defaultMode: LoadedSettings['defaultMode'];
   const additionalDirectories: string[] = [];
   let bypassDisabled = false;
+  const sandbox = new SandboxSettingsReader(anchors);
   for (const file of files) {
     const shown = displayPath(file, anchors);
     let text: string;
@@ -106,6 +111,7 @@ export async function loadSettings(
     }
     const json = parsed.value;
     const lineOf = jsonLines(text);
+    sandbox.read((json as { sandbox?: unknown } | null)?.sandbox, file, shown, lineOf);
     const block = (json as { permissions?: unknown } | null)?.permissions;
     if (block === undefined) continue;
     if (typeof block !== 'object' || block === null || Array.isArray(block)) {
@@ -151,7 +157,8 @@ export async function loadSettings(
   }
   return {
     rules,
-    problems,
+    problems: [...problems, ...sandbox.problems],
+    sandbox: sandbox.settings(),
     ...(defaultMode === undefined ? {} : { defaultMode }),
     additionalDirectories,
     bypassDisabled,

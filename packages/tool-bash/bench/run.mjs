@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { recordRatio } from '../../../scripts/bench/report.mjs';
 import { bwrapArgs, bwrapSandbox } from '../dist/index.js';
 import { median, raw, toolHost } from './common.mjs';
+import { benchNetwork } from './network.mjs';
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 150);
 const cwd = realpathSync(mkdtempSync(join(tmpdir(), 'dsh-bash-bench-')));
@@ -85,6 +86,13 @@ try {
       label: 'bash -c true in bwrap, defaults (cgroup limits on), vs a bare bwrap spawn',
       ratio: boxedRatio,
       target: 1.2,
+    });
+    const networkRatio = await benchNetwork(compare, cwd);
+    recordRatio({
+      pkg: 'tool-bash',
+      label: 'bash -c true in bwrap, network through the egress proxy vs off',
+      ratio: networkRatio,
+      target: 1.3,
     });
   } else {
     console.log(`bwrap: skipped (${probe.reason})`);

@@ -26,8 +26,10 @@ import { type RunOutcome, runProcess, SpawnError, type StopCause } from './inter
 import { inCgroups, shellScript } from './internal/shell.js';
 import type { ResolvedToolBashOptions } from './options.js';
 import { type BashResult, bashResultSchema, type StoppedResult } from './result.js';
+import { type HostPolicyReader, withHostPolicy } from './sandbox/host-policy.js';
+import type { NetworkEgress } from './sandbox/network-egress.js';
 import { isNoSandbox } from './sandbox/none.js';
-import type { SandboxPolicy } from './sandbox/provider.js';
+import type { EgressRelay, SandboxPolicy } from './sandbox/provider.js';
 import type { SandboxSelector } from './sandbox-selection.js';
 import type { WorkingDirectory } from './working-directory.js';
 
@@ -68,6 +70,22 @@ export interface BashToolEnvironment {
   readonly hostEnvironment: Readonly<Record<string, string>>;
   /** Tags every process of a call, for the escapee sweep. */
   readonly markers: CallMarkers;
+  /** The host's sandbox policy (permission rules, Claude Code's `sandbox` settings), applied to every sandboxed call. */
+  readonly hostPolicy?: HostPolicyReader;
+  /** The egress proxy, when `sandbox.network` is a policy object. */
+  readonly egress?: NetworkEgress;
+}
+
+/** Runs a sandboxed call with its own egress socket (when the plugin has a network policy), closed once the call is over. */
+async function withEgress<T>(env: BashToolEnvironment, ctx: ToolContext, run: (egress?: EgressRelay) => Promise<T>): Promise<T> {
+  const provider = env.selector.selectionOf(ctx.call)?.provider;
+  if (env.egress === undefined || provider === undefined || isNoSandbox(provider)) return await run();
+  const call = await env.egress.open(ctx);
+  try {
+    return await run(call.relay);
+  } finally {
+    await call.close();
+  }
 }
 
 /** Builds the `bash` tool definition. */
@@ -83,7 +101,7 @@ export function bashTool(env: BashToolEnvironment): ToolDefinition<typeof bashIn
     timeoutMs: options.defaultTimeoutMs,
     external: bashExternalNames,
     present: { presentCall, presentResult },
-    execute: (args, ctx) => execute(env, shellIsBash, args, ctx),
+    execute: (args, ctx) => withEgress(env, ctx, (egress) => execute(env, shellIsBash, args, ctx, egress)),
   });
 }
 
@@ -95,14 +113,22 @@ function describeTool(options: ResolvedToolBashOptions): string {
     `Commands time out after ${options.defaultTimeoutMs} ms unless \`timeout\` says otherwise (at most ${options.maxTimeoutMs} ms);`,
     'a timed-out command and everything it started are killed.',
     `Output beyond ${options.maxOutputChars} characters keeps its head and tail, and the full output is saved to a file whose path the result gives.`,
-    options.sandbox.network
+    options.sandbox.network === true
       ? 'In the sandbox, only the workspace roots are writable (.git stays read-only and may not be created), /tmp is private, and credentials such as ~/.ssh read as empty.'
-      : 'In the sandbox, only the workspace roots are writable (.git stays read-only and may not be created), /tmp is private, credentials such as ~/.ssh read as empty, and there is no network (unix sockets included).',
+      : options.sandbox.network === false
+        ? 'In the sandbox, only the workspace roots are writable (.git stays read-only and may not be created), /tmp is private, credentials such as ~/.ssh read as empty, and there is no network (unix sockets included).'
+        : 'In the sandbox, only the workspace roots are writable (.git stays read-only and may not be created), /tmp is private, credentials such as ~/.ssh read as empty, and the network goes through a proxy (HTTP_PROXY, ALL_PROXY are set) that may ask the user about each new destination.',
     'Processes do not outlive the command: start servers or watchers some other way.',
   ].join(' ');
 }
 
-async function execute(env: BashToolEnvironment, shellIsBash: boolean, args: BashArgs, ctx: ToolContext): Promise<BashResult> {
+async function execute(
+  env: BashToolEnvironment,
+  shellIsBash: boolean,
+  args: BashArgs,
+  ctx: ToolContext,
+  egress?: EgressRelay,
+): Promise<BashResult> {
   const { options, directory } = env;
   const selection = env.selector.selectionOf(ctx.call);
   if (selection === undefined) {
@@ -132,15 +158,17 @@ async function execute(env: BashToolEnvironment, shellIsBash: boolean, args: Bas
   }
   if (ctx.signal.aborted) throw stoppedError({ kind: 'abort', reason: ctx.signal.reason }, undefined);
 
-  const policy: SandboxPolicy = {
+  const ownPolicy: SandboxPolicy = {
     writableRoots: directory.roots,
     readOnlyPaths: env.readOnlyPaths,
     extraReadablePaths: env.outputDir.existing === undefined ? [] : [env.outputDir.existing],
-    network: options.sandbox.network,
+    network: options.sandbox.network === true,
+    ...(egress === undefined ? {} : { egress }),
     cwd,
     denyReadPaths: env.denyReadPaths,
     ...(env.limits.processes === undefined ? {} : { maxProcesses: env.limits.processes }),
   };
+  const policy = env.hostPolicy === undefined ? ownPolicy : withHostPolicy(ownPolicy, env.hostPolicy, !isNoSandbox(provider), notices);
   const marker = env.markers.next();
   const unsandboxed = isNoSandbox(provider);
   const gitGuard = unsandboxed || options.sandbox.gitWritable ? undefined : new GitGuard(directory.roots);

@@ -23,6 +23,19 @@ export const BashErrorCode = {
    * call failed; `data` holds the result and the paths.
    */
   GIT_DIR_PLANTED: 'GIT_DIR_PLANTED',
+  /**
+   * `sandbox.network` sends the network through the egress proxy, and the relay
+   * that reaches it from inside the sandbox (socat) is not installed: the
+   * command did not run (it never falls back to the host's network).
+   */
+  NETWORK_RELAY_MISSING: 'NETWORK_RELAY_MISSING',
+  /**
+   * The host's sandbox policy (`host.sandboxPolicy`: permission rules,
+   * Claude Code's `sandbox` settings) says something this sandbox cannot
+   * enforce for the call (a glob too wide to expand, a path that is not
+   * absolute, a part that failed): the command did not run.
+   */
+  SANDBOX_POLICY_UNENFORCEABLE: 'SANDBOX_POLICY_UNENFORCEABLE',
   /** `toolBash` was called with options it cannot use. */
   INVALID_OPTIONS: 'INVALID_OPTIONS',
 } as const;

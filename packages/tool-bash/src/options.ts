@@ -2,6 +2,7 @@ import { DshError, z } from '@deepseek-ai/dsh-core';
 import { defaultEnvAllowList } from './environment.js';
 import { BashErrorCode } from './errors.js';
 import { defaultDenyRead } from './sandbox/masks.js';
+import { networkPolicySchema } from './sandbox/network-policy.js';
 import type { SandboxProvider } from './sandbox/provider.js';
 
 /** The longest delay `setTimeout` honours; longer values would fire at once. */
@@ -96,12 +97,18 @@ export const toolBashOptionsSchema = z
         provider: providerSchema.default('bwrap'),
         /** What to do when the provider's probe fails: refuse every call, ask the user each time, or run unsandboxed (logged). */
         fallback: z.enum(['deny', 'ask', 'none']).default('deny'),
-        /** Whether sandboxed commands may use the network. */
-        network: z.boolean().default(false),
+        /** `false`: no network; `true`: the host's network; an object: the network through the egress proxy, each new destination decided. */
+        network: z.union([z.boolean(), networkPolicySchema]).default(false),
         /** Paths inside the roots kept read-only (besides `.git` unless `gitWritable`); relative ones resolve against each root. */
         readOnlyPaths: z.array(path).default([]),
         /** Let sandboxed commands write `.git` (commits, branch changes). */
         gitWritable: z.boolean().default(false),
+        /**
+         * Keep sandbox-runtime's mandatory read-only set in every root: shell start-up files, `.gitconfig`,
+         * `.gitmodules`, `.mcp.json`, `.vscode`, `.idea`, `.claude/{commands,agents,settings*.json}`, `.git/hooks`;
+         * a missing one cannot be created either.
+         */
+        protectAgentFiles: z.boolean().default(true),
         /** The `bwrap` executable. */
         bwrapPath: path.default('bwrap'),
         /** Paths hidden from sandboxed commands (`~/` is `home`); replaces the default list. */
@@ -115,6 +122,7 @@ export const toolBashOptionsSchema = z
         network: false,
         readOnlyPaths: [],
         gitWritable: false,
+        protectAgentFiles: true,
         bwrapPath: 'bwrap',
         denyRead: [...defaultDenyRead],
       }),

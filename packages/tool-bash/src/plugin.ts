@@ -8,8 +8,14 @@ import { CgroupFactory, cgroupName } from './internal/cgroups.js';
 import { OutputDirectory } from './internal/output-dir.js';
 import { LauncherPool } from './internal/prepared-launchers.js';
 import { envAllowList, parseToolBashOptions, type ResolvedToolBashOptions, type ToolBashOptions } from './options.js';
+import { agentFiles } from './sandbox/agent-files.js';
 import { bwrapSandbox } from './sandbox/bwrap.js';
+import { HostPolicyReader } from './sandbox/host-policy.js';
 import { expandHome } from './sandbox/masks.js';
+import { registerNetworkAccess } from './sandbox/network-access-tool.js';
+import { networkConnectEvent, networkConnectMeaning } from './sandbox/network-connect-event.js';
+import { NetworkEgress } from './sandbox/network-egress.js';
+import { parseNetworkDomains } from './sandbox/network-policy.js';
 import { noSandbox } from './sandbox/none.js';
 import type { SandboxPolicy, SandboxProbe, SandboxProvider } from './sandbox/provider.js';
 import { SandboxSelector } from './sandbox-selection.js';
@@ -59,6 +65,7 @@ function register(host: Host, pluginName: string, options: ResolvedToolBashOptio
       ? [join(root, '.git', 'hooks'), join(root, '.git', 'config')]
       : [join(root, '.git'), join(root, '.husky')]),
     ...options.sandbox.readOnlyPaths.map((p) => (isAbsolute(p) ? p : join(root, p))),
+    ...(options.sandbox.protectAgentFiles ? agentFiles.map((p) => join(root, p)) : []),
   ]);
   const configured = providerOf(options);
   const home = options.sandbox.home ?? host.anchors.homeDir;
@@ -71,7 +78,7 @@ function register(host: Host, pluginName: string, options: ResolvedToolBashOptio
     writableRoots: roots,
     readOnlyPaths,
     extraReadablePaths: [],
-    network: options.sandbox.network,
+    network: options.sandbox.network === true,
     cwd: start,
     denyReadPaths,
     ...(limits.processes === undefined ? {} : { maxProcesses: limits.processes }),
@@ -94,6 +101,7 @@ function register(host: Host, pluginName: string, options: ResolvedToolBashOptio
   }
   const hostEnvironment = allowedHostEnvironment(process.env, envAllowList(options));
   const markers = new CallMarkers();
+  const egress = networkEgress(host, pluginName, options);
   const cgroups = options.cgroups ? CgroupFactory.detect() : undefined;
   host.tools.register(
     bashTool({
@@ -108,11 +116,31 @@ function register(host: Host, pluginName: string, options: ResolvedToolBashOptio
       launchers: cgroups === undefined ? undefined : new LauncherPool(cgroups, limits, () => cgroupName(markers.next())),
       hostEnvironment,
       markers,
+      hostPolicy: new HostPolicyReader(host.sandboxPolicy, hostPolicyLimits),
+      ...(egress === undefined ? {} : { egress }),
     }),
   );
   host.hooks.preExecute.tap(`${pluginName}/sandbox`, selector.tap);
   host.guards.register({ id: `${pluginName}/sandbox`, check: selector.check });
 }
+
+/** The egress wiring, when `sandbox.network` is a policy: the access tool, its tap and guard, and the `network/connect` event. */
+function networkEgress(host: Host, pluginName: string, options: ResolvedToolBashOptions): NetworkEgress | undefined {
+  const network = options.sandbox.network;
+  if (typeof network !== 'object') return undefined;
+  const domains = parseNetworkDomains(network);
+  try {
+    host.events.define('network/connect', networkConnectEvent, networkConnectMeaning);
+  } catch (error) {
+    // Defined already by another instance or by web_fetch; the schema is the record of the same proxy.
+    if (!(DshError.isInstance(error) && error.code === ErrorCode.DUPLICATE_EVENT_TYPE)) throw error;
+  }
+  const asker = registerNetworkAccess(host, pluginName, options.name);
+  return new NetworkEgress({ host, network, domains, asker });
+}
+
+/** How far the host policy's globs are expanded per call before the call is refused instead. */
+const hostPolicyLimits = { maxEntries: 50_000, maxMatches: 2_000 } as const;
 
 function fail(field: string, message: string): never {
   throw new DshError(BashErrorCode.INVALID_OPTIONS, `toolBash: ${field}: ${message}`);
@@ -133,6 +161,12 @@ function checkSandboxPaths(options: ResolvedToolBashOptions): void {
     if (!isAbsolute(p) && p !== '~' && !p.startsWith('~/')) fail(`sandbox.denyRead.${i}`, `${p} must be absolute or start with ~/`);
   });
   if (options.sandbox.home !== undefined && !isAbsolute(options.sandbox.home)) fail('sandbox.home', 'must be an absolute path');
+  const network = options.sandbox.network;
+  if (typeof network === 'object') {
+    parseNetworkDomains(network);
+    if (network.socketDirectory !== undefined && !isAbsolute(network.socketDirectory))
+      fail('sandbox.network.socketDirectory', 'must be an absolute path');
+  }
 }
 
 function providerOf(options: ResolvedToolBashOptions): SandboxProvider {

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
 import { feedInputs, stdioOf } from '../internal/run-process.js';
+import { behindRelay, egressBindArgs, egressEnvironment } from './egress-relay.js';
 import { type Mask, masksOf } from './masks.js';
 import { holdStubs } from './mount-stubs.js';
 import { byDepth, protectedLayout } from './protected-paths.js';
@@ -39,8 +40,10 @@ export function bwrapSandbox(options: BwrapSandboxOptions = {}): SandboxProvider
   const filters = { on: seccompFilter(process.arch, true), off: seccompFilter(process.arch, false) };
   // The kernel exempts uid 0 of the initial namespace from RLIMIT_NPROC, and bwrap maps root to root.
   const prlimit = process.getuid?.() === 0 ? undefined : (options.prlimitPath ?? onPath('prlimit'));
-  const wrap = (command: SandboxCommand, policy: SandboxPolicy): SandboxCommand => {
-    const filter = policy.network ? filters.on : filters.off;
+  const wrap = (given: SandboxCommand, policy: SandboxPolicy): SandboxCommand => {
+    // The relay inside connects to the call's unix socket, so AF_UNIX stays open with egress (see the README).
+    const filter = policy.network || policy.egress !== undefined ? filters.on : filters.off;
+    const command = policy.egress === undefined ? given : behindRelay(given, policy.egress);
     const limit = policy.maxProcesses !== undefined && prlimit !== undefined ? [prlimit, `--nproc=${policy.maxProcesses}`, '--'] : [];
     const profile = bwrapProfile(policy);
     return {
@@ -61,7 +64,7 @@ export function bwrapSandbox(options: BwrapSandboxOptions = {}): SandboxProvider
     name: 'bwrap',
     containsProcessTree: true,
     wrap,
-    environment: () => ({ TMPDIR: '/tmp' }),
+    environment: (policy: SandboxPolicy) => ({ TMPDIR: '/tmp', ...(policy.egress === undefined ? {} : egressEnvironment()) }),
     // The probe runs the real profile and checks from inside that `/` is not writable.
     probe: async (policy: SandboxPolicy): Promise<SandboxProbe> => {
       if (filters.off === undefined)
@@ -127,6 +130,7 @@ function bwrapProfile(policy: SandboxPolicy): { args: string[]; stubs: readonly 
   for (const path of byDepth(layout.readOnly)) args.push('--ro-bind-try', path, path);
   for (const stub of layout.stubs) args.push('--ro-bind', '/dev/null', stub);
   for (const mask of masks) if (!holdsBound(mask)) pushMask(mask);
+  if (policy.egress !== undefined) args.push(...egressBindArgs(policy.egress));
   args.push('--chdir', policy.cwd);
   return { args, stubs: layout.stubs };
 }

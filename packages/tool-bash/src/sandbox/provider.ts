@@ -14,8 +14,14 @@ export interface SandboxPolicy {
   readonly readOnlyPaths: readonly string[];
   /** Paths outside the roots the command may read even though the sandbox hides them (the output directory, under `/tmp`). */
   readonly extraReadablePaths: readonly string[];
-  /** Whether the command may use the network. */
+  /** Whether the command may use the host's network. */
   readonly network: boolean;
+  /**
+   * With `network: false`, the command's one way out: the egress proxy's
+   * socket for this call, reached through a relay inside the sandbox (see
+   * `egressRelay`). A provider that does not know it leaves the network off.
+   */
+  readonly egress?: EgressRelay;
   /** The directory the command starts in. */
   readonly cwd: string;
   /**
@@ -25,6 +31,13 @@ export interface SandboxPolicy {
   readonly denyReadPaths?: readonly string[];
   /** The most processes the command may run at once, where the provider can enforce it. */
   readonly maxProcesses?: number;
+}
+
+/** The call's egress socket on the host, and the relay program that forwards to it from inside. */
+export interface EgressRelay {
+  readonly socketPath: string;
+  /** The relay executable (socat), absolute: the sandbox sees the host's `/`. */
+  readonly relayPath: string;
 }
 
 /** A program and its arguments, as `child_process.spawn` takes them. */
