@@ -68,8 +68,12 @@ export function parseSent(run: CallRun): void {
 /** Stage 3: the tool must exist and the arguments must pass its schema. */
 export function validate(rt: Runtime, run: CallRun): void {
   const tool = run.tool;
-  if (tool === undefined) {
-    const known = rt.tools.list().map((t) => t.name);
+  // An internal tool answers only the tools that call it: to the model it does not exist.
+  if (tool === undefined || (tool.internal === true && run.parent === undefined)) {
+    const known = rt.tools
+      .list()
+      .filter((t) => t.internal !== true)
+      .map((t) => t.name);
     run.outcome = errorOutcome(
       'validate',
       ErrorCode.UNKNOWN_TOOL,

@@ -97,7 +97,7 @@ export class ToolRegistry {
 
   /** Name, description and input JSON Schema per tool, for the model. */
   schemas(): ToolSchema[] {
-    return [...this.#tools.values()].map((e) => e.schema);
+    return [...this.#tools.values()].filter((e) => e.definition.internal !== true).map((e) => e.schema);
   }
 
   /** The tool known as `externalName` in `dialect` (Claude Code's `Bash`, say), with its mapping. */

@@ -88,6 +88,12 @@ export interface ToolDefinition<Input extends z.ZodType = z.ZodType, Output = un
   readonly timeoutMs?: number;
   /** Safe to run twice with the same arguments; a retry policy reads it. */
   readonly idempotent?: boolean;
+  /**
+   * Called only by other tools, through `ctx.tools.execute` (a question a plugin puts through the
+   * pipeline, say): left out of `schemas()`, and a call the model makes to it directly (a call with
+   * no parent) is `UNKNOWN_TOOL`, as for a tool that does not exist.
+   */
+  readonly internal?: boolean;
   /** This tool's names and argument mapping in other agents' vocabularies. */
   readonly external?: Readonly<Partial<Record<Dialect, ExternalName>>>;
   /**

@@ -33,6 +33,8 @@ export function registerNetworkAccess(host: Host, pluginName: string, bashName: 
       name,
       description: `Asked by the ${bashName} sandbox when a command opens a network destination no list allows or denies; calling it opens nothing.`,
       input: networkAccessInput,
+      // Only the sandbox asks it, as a sub-call of the bash call: the model never sees it.
+      internal: true,
       parallel: true,
       execute: (args) => ({ allowed: true, host: args.host, port: args.port }),
     }),
