@@ -8,17 +8,68 @@ import { fileURLToPath } from 'node:url';
 const resultsDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '.bench-results');
 
 /**
- * Records one ratio measured against a baseline of the same run.
- * @param {{ pkg: string, label: string, ratio: number, target: number, note?: string }} result
- * @returns {boolean} whether the ratio meets its target (lower is better)
+ * How a row stands against its target (lower is better):
+ * `ok` meets it; `floor` misses it, but the floor of the design, measured in the same run, is
+ * itself above the target, so no tuning of this design can meet it (the row says so, with that
+ * floor); `miss` misses a target the design could meet.
  */
-export function recordRatio({ pkg, label, ratio, target, note }) {
-  const ok = Number.isFinite(ratio) && ratio <= target;
-  console.log(`${ok ? 'ok  ' : 'FAIL'} ${label}: ${ratio.toFixed(2)}x (target <= ${target}x)${note ? ` ${note}` : ''}`);
+export function verdictOf(value, target, floor, spread = 0) {
+  if (Number.isFinite(value) && value <= target) return 'ok';
+  // A floor the row itself measured well below is no floor (noise, or the wrong floor): the row misses.
+  if (floor !== undefined && Number.isFinite(floor.value) && floor.value > target && value + spread >= floor.value) return 'floor';
+  return 'miss';
+}
+
+/**
+ * Records one ratio measured against a baseline of the same run.
+ * @param {{ pkg: string, label: string, ratio: number, target: number, note?: string,
+ *   spread?: number, rounds?: number, floor?: { value: number, what: string } }} result
+ *   `spread`: how far two passes of the measurement were apart (see stable-ratio.mjs), `rounds` in all;
+ *   `floor`: the least this design can reach, measured in the same run, and what it is
+ * @returns {boolean} whether the ratio meets its target
+ */
+export function recordRatio({ pkg, label, ratio, target, note, spread, rounds, floor }) {
+  return record({ pkg, label, value: ratio, unit: 'x', target, note, spread, rounds, floor });
+}
+
+/**
+ * Records a value with an absolute target (µs added per call, say), for rows whose target is not a ratio.
+ * @param {{ pkg: string, label: string, value: number, unit: string, target: number, note?: string,
+ *   spread?: number, rounds?: number, floor?: { value: number, what: string } }} result
+ * @returns {boolean} whether the value meets its target
+ */
+export function recordValue(result) {
+  return record(result);
+}
+
+function record({ pkg, label, value, unit, target, note, spread, rounds, floor }) {
+  const verdict = verdictOf(value, target, floor, spread);
+  const digits = unit === 'x' ? 2 : 1;
+  const tag = { ok: 'ok  ', miss: 'FAIL', floor: 'FLOOR' }[verdict];
+  const extra = [
+    spread === undefined ? '' : ` spread ${spread.toFixed(digits === 2 ? 3 : 1)}${unit === 'x' ? '' : ` ${unit}`}`,
+    rounds === undefined ? '' : ` over ${rounds} rounds`,
+    floor === undefined ? '' : `; design floor ${floor.value.toFixed(digits)}${unit === 'x' ? 'x' : ` ${unit}`} (${floor.what})`,
+    note ? ` ${note}` : '',
+  ].join('');
+  const u = unit === 'x' ? 'x' : ` ${unit}`;
+  console.log(`${tag} ${label}: ${value.toFixed(digits)}${u} (target <= ${target}${u})${extra}`);
   mkdirSync(resultsDir, { recursive: true });
-  const line = JSON.stringify({ pkg, label, ratio, target, ok, ...(note ? { note } : {}) });
+  const line = JSON.stringify({
+    pkg,
+    label,
+    value,
+    unit,
+    target,
+    verdict,
+    ok: verdict === 'ok',
+    ...(spread === undefined ? {} : { spread }),
+    ...(rounds === undefined ? {} : { rounds }),
+    ...(floor === undefined ? {} : { floor }),
+    ...(note ? { note } : {}),
+  });
   appendFileSync(join(resultsDir, `${pkg.replaceAll('/', '_')}.jsonl`), `${line}\n`);
-  return ok;
+  return verdict === 'ok';
 }
 
 export { resultsDir };

@@ -1,20 +1,25 @@
-// Code mode benchmarks: ratios against baselines measured in the same run; never fails.
-// Run with `pnpm bench` (after a build). Numbers vary with the machine; the ratios are what to compare.
-import { readFileSync } from 'node:fs';
+// Code mode benchmarks: ratios against baselines measured in the same run, in alternated rounds until two
+// passes agree (scripts/bench/stable-ratio.mjs); never fails. Run with `pnpm bench` (after a build).
+// Each per-call row is followed by where its time goes, stage by stage, and by the floor of the design.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import { createHost, definePlugin, defineTool, z } from '@deepseek-ai/dsh-core';
 import { toolFs } from '@deepseek-ai/dsh-tool-fs';
-import { recordRatio } from '../../../scripts/bench/report.mjs';
+import { recordRatio, recordValue } from '../../../scripts/bench/report.mjs';
+import { stableRatio } from '../../../scripts/bench/stable-ratio.mjs';
 import { codeMode } from '../dist/index.js';
+import { guestWorkers } from '../dist/internal/worker-pool.js';
+import { echoRoundTrip, guestPerCall, instanceStages } from './guest-stages.mjs';
 
 const READS = 100;
-const ROUNDS = 15;
-const NOOP_CALLS = 1000;
-const COLD_RUNS = 100;
+const NOOP_CALLS = 200;
+const rssBefore = process.memoryUsage().rss;
+// The pool's idle worker does not keep the process alive, and the bench waits on it: this does.
+setInterval(() => undefined, 1 << 30);
+const MIB = 1024 * 1024;
 
 const dir = await mkdtemp(join(tmpdir(), 'code-mode-bench-'));
 const names = [];
@@ -62,123 +67,171 @@ async function runOk(code) {
   if (outcome?.status !== 'ok') throw new Error(`run_code failed: ${JSON.stringify(outcome)}`);
   return outcome;
 }
-async function time(fn) {
-  const start = performance.now();
-  await fn();
-  return performance.now() - start;
-}
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
-/**
- * CPU time of the host's own thread in ms: on Linux the main thread's schedstat (its tid is the pid),
- * elsewhere the whole process's, which then also counts the guest worker.
- */
-const hostThreadMs = (() => {
-  const path = `/proc/${process.pid}/task/${process.pid}/schedstat`;
-  try {
-    readFileSync(path, 'latin1');
-    return { exact: true, read: () => Number(readFileSync(path, 'latin1').split(' ')[0]) / 1e6 };
-  } catch {
-    return {
-      exact: false,
-      read: () => {
-        const { user, system } = process.cpuUsage();
-        return (user + system) / 1000;
-      },
-    };
-  }
-})();
-async function timeWithHost(fn) {
-  const cpu = hostThreadMs.read();
-  const start = performance.now();
-  await fn();
-  return { wall: performance.now() - start, host: hostThreadMs.read() - cpu };
-}
+const ms = (v) => `${v.toFixed(2)} ms`;
+const us = (v) => `${v.toFixed(1)} µs`;
+const stage = (name, value, note = '') => console.log(`    ${name.padEnd(58)} ${value.padStart(10)}${note ? `   ${note}` : ''}`);
+console.log(
+  `code-mode bench (node ${process.version}; load average ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')})`,
+);
 
-// 1. 100 reads of 4 KB files: through a program vs issued directly, interleaved rounds.
+// 1. A warm start: `run_code "return 1"` with the pool's instance ready (the bench waits for it, as a
+// model's turn would), against a one-call step of a no-op tool, the pipeline's own cost, in alternated rounds.
+const plainStep = async () => {
+  ids += 1;
+  const t = performance.now();
+  await host.runStep({ calls: [{ id: `plain-${ids}`, name: 'noop', args: { n: 1 } }] });
+  return performance.now() - t;
+};
+const warmRun = async () => {
+  await guestWorkers.settled();
+  const t = performance.now();
+  await runOk('return 1;');
+  return performance.now() - t;
+};
+await runOk('return 1;');
+const warm = await stableRatio(plainStep, warmRun, { rounds: 15, maxRounds: 60 });
+const roundTripUs = await echoRoundTrip();
+const instance = await instanceStages(['read', 'noop', 'sleep']);
+const warmFloor = warm.base + roundTripUs / 1000 + instance.start;
+console.log(
+  `  run_code "return 1", instance ready       ${ms(warm.ours)}   ${warm.ratio.toFixed(1)}× a one-call step of a no-op tool (${ms(warm.base)})`,
+);
+console.log("    where it goes (medians; the first two are done ahead by the pool, off the run's path):");
+stage('build: WebAssembly instance + memory + runtime + context', ms(instance.build), 'ahead, after the previous run');
+stage('install the bootstrap (QuickJS parses ~10 KB)', ms(instance.install), 'ahead, for the config of the previous run');
+stage('pipeline: the outer run_code call as a one-call step', ms(warm.base));
+stage('thread round trip (start to the worker, report back)', ms(roundTripUs / 1000), 'postMessage, two thread wake-ups');
+stage('guest: compile "return 1", run it, collect, encode the end', ms(instance.start));
+stage("code mode's host side (take, budget, report, release) + waits", ms(Math.max(0, warm.ours - warmFloor)), 'the rest');
+recordValue({
+  pkg: 'code-mode',
+  label: 'run_code "return 1", instance ready',
+  value: warm.ours,
+  unit: 'ms',
+  target: 1,
+  spread: warm.spreadOurs,
+  rounds: warm.rounds,
+  floor: { value: warmFloor, what: 'one pipeline step + a thread round trip + the guest start' },
+});
+
+// 2. A no-op sub-call: a program making NOOP_CALLS calls one after another, per call, against a bare thread
+// round trip measured in the same rounds; the floor adds what a sub-call must do besides: run through the
+// pipeline (a direct host.tools.execute of the same tool) and the guest's delivery of its answer.
+const noopProgram = `let s = 0;\nfor (let i = 0; i < ${NOOP_CALLS}; i++) s += (await tools.noop({ n: i })).n;\nreturn s;`;
+const echo = new Worker(
+  "const { parentPort } = require('node:worker_threads'); parentPort.on('message', (m) => parentPort.postMessage(m));",
+  { eval: true },
+);
+await new Promise((resolve) => echo.once('online', resolve));
+const echoTrips = async () => {
+  const t = performance.now();
+  for (let i = 0; i < NOOP_CALLS; i++) {
+    echo.postMessage({ t: 'answers', items: [[i, true, '{"n":1}']] });
+    await new Promise((resolve) => echo.once('message', resolve));
+  }
+  return ((performance.now() - t) * 1000) / NOOP_CALLS;
+};
+const directNoops = async () => {
+  ids += 1;
+  const t = performance.now();
+  for (let i = 0; i < NOOP_CALLS; i++) await host.tools.execute({ id: `noop-${ids}-${i}`, name: 'noop', args: { n: i } });
+  return ((performance.now() - t) * 1000) / NOOP_CALLS;
+};
+const subCalls = async () => {
+  await guestWorkers.settled();
+  const empty = await warmRun();
+  const t = performance.now();
+  await runOk(noopProgram);
+  return Math.max(0, (performance.now() - t - empty) * 1000) / NOOP_CALLS;
+};
+await runOk(noopProgram);
+const sub = await stableRatio(echoTrips, subCalls, { rounds: 9, maxRounds: 36 });
+const direct = await stableRatio(echoTrips, directNoops, { rounds: 5, maxRounds: 20 });
+await echo.terminate();
+const guestUs = await guestPerCall();
+const subFloor = sub.base + direct.ours + guestUs;
+console.log(
+  `  no-op sub-call                            ${us(sub.ours)} per call   ${sub.ratio.toFixed(2)}× a bare thread round trip (${us(sub.base)})`,
+);
+console.log('    where it goes (per call, medians):');
+stage('thread round trip (answer to the worker, next call back)', us(sub.base), 'postMessage, two thread wake-ups');
+stage('pipeline: host.tools.execute of the no-op tool', us(direct.ours), 'admission, events, validation, execute');
+stage('guest: deliver the answer, run to the next call, collect', us(guestUs), 'QuickJS interpreter');
+stage('code mode host side: 2 tool/code-dispatch events, intake, answer', us(Math.max(0, sub.ours - subFloor)), 'the rest');
+recordRatio({
+  pkg: 'code-mode',
+  label: 'a no-op sub-call vs a bare thread round trip',
+  ratio: sub.ratio,
+  target: 2,
+  spread: sub.spread,
+  rounds: sub.rounds,
+  floor: { value: subFloor / sub.base, what: 'round trip + a direct pipeline call + the guest side' },
+});
+
+// 3. 100 reads of 4 KB files: through a program vs issued directly, in alternated rounds.
 const readProgram = `const names = ${JSON.stringify(names)};\nlet chars = 0;\nfor (const file_path of names) chars += (await tools.read({ file_path })).content.length;\nreturn chars;`;
+const allProgram = `const names = ${JSON.stringify(names)};\nconst read = await Promise.all(names.map((file_path) => tools.read({ file_path })));\nreturn read.reduce((n, r) => n + r.content.length, 0);`;
 const directReads = async () => {
   ids += 1;
+  const t = performance.now();
   for (let i = 0; i < READS; i++) {
     const outcome = await host.tools.execute({ id: `direct-${ids}-${i}`, name: 'read', args: { file_path: names[i] } });
     if (outcome.status !== 'ok') throw new Error(JSON.stringify(outcome));
   }
+  return performance.now() - t;
 };
-for (let i = 0; i < 3; i++) {
-  await directReads();
-  await runOk(readProgram);
-}
-// The same 100 reads made at once: they queue, and their answers cross to the guest in batches.
-const allProgram = `const names = ${JSON.stringify(names)};\nconst read = await Promise.all(names.map((file_path) => tools.read({ file_path })));\nreturn read.reduce((n, r) => n + r.content.length, 0);`;
-await runOk(allProgram);
-const direct = [];
-const program = [];
-const all = [];
-const empty = [];
-for (let i = 0; i < ROUNDS; i++) {
-  direct.push(await timeWithHost(directReads));
-  program.push(await timeWithHost(() => runOk(readProgram)));
-  all.push(await timeWithHost(() => runOk(allProgram)));
-  empty.push(await timeWithHost(() => runOk('return 0;')));
-}
-
-// 2. No-op sub-calls: the bridge's own cost per call, against a direct call of the same tool.
-const noopProgram = `let s = 0;\nfor (let i = 0; i < ${NOOP_CALLS}; i++) s += (await tools.noop({ n: i })).n;\nreturn s;`;
-const directNoops = async () => {
-  ids += 1;
-  for (let i = 0; i < NOOP_CALLS; i++) await host.tools.execute({ id: `noop-${ids}-${i}`, name: 'noop', args: { n: i } });
+const programReads = (program) => async () => {
+  await guestWorkers.settled();
+  const t = performance.now();
+  await runOk(program);
+  return performance.now() - t;
 };
-await runOk(noopProgram);
-const noopDirect = [];
-const noopProgramTimes = [];
-for (let i = 0; i < 5; i++) {
-  noopDirect.push(await time(directNoops));
-  noopProgramTimes.push(await time(() => runOk(noopProgram)));
-}
-
-// 3. Cold start: a run with the spare worker ready (a pause between runs, as between a model's turns),
-// back to back, and a bare `new Worker` until its first message, as the floor of any worker design.
-let paused = 0;
-for (let i = 0; i < COLD_RUNS; i++) {
-  // Long enough for the worker to build the next instance, even on a busy machine.
-  await new Promise((resolve) => setTimeout(resolve, 50));
-  paused += await time(() => runOk('return 1;'));
-}
-const backToBack = await time(async () => {
-  for (let i = 0; i < COLD_RUNS; i++) await runOk('return 1;');
+const seq = await stableRatio(directReads, programReads(readProgram), { rounds: 9, maxRounds: 36 });
+const all = await stableRatio(directReads, programReads(allProgram), { rounds: 9, maxRounds: 36 });
+console.log(`  ${READS} reads of 4 KB, host.tools.execute      ${ms(seq.base)}   (baseline 1.00×)`);
+console.log(`  ${READS} reads of 4 KB, one run_code program  ${ms(seq.ours)}   ${seq.ratio.toFixed(2)}× direct`);
+console.log(`  ${READS} reads of 4 KB, Promise.all in a program ${ms(all.ours)}   ${all.ratio.toFixed(2)}× direct`);
+recordRatio({
+  pkg: 'code-mode',
+  label: `${READS} sequential reads from a program vs host.tools.execute`,
+  ratio: seq.ratio,
+  target: 2,
+  spread: seq.spread,
+  rounds: seq.rounds,
 });
-let bareWorker = 0;
+recordRatio({
+  pkg: 'code-mode',
+  label: `${READS} reads in one Promise.all from a program vs host.tools.execute`,
+  ratio: all.ratio,
+  target: 2,
+  spread: all.spread,
+  rounds: all.rounds,
+});
+
+// 4. Back to back (no wait for the pool) and a bare `new Worker` to its first message, the floor of a
+// design that starts a thread per run.
+const backToBack = [];
 for (let i = 0; i < 20; i++) {
-  await new Promise((resolve) => setTimeout(resolve, 20));
-  bareWorker += await time(async () => {
-    const worker = new Worker("require('node:worker_threads').parentPort.postMessage(1)", { eval: true });
-    await new Promise((resolve) => worker.once('message', resolve));
-    await worker.terminate();
-  });
+  const t = performance.now();
+  await runOk('return 1;');
+  backToBack.push(performance.now() - t);
 }
-// The floor of any design that runs the guest on another thread: two thread handoffs per call.
-const echo = new Worker(
-  "const { parentPort } = require('node:worker_threads'); parentPort.on('message', (m) => parentPort.postMessage(m));",
-  {
-    eval: true,
-  },
+const bare = [];
+for (let i = 0; i < 10; i++) {
+  const t = performance.now();
+  const worker = new Worker("require('node:worker_threads').parentPort.postMessage(1)", { eval: true });
+  await new Promise((resolve) => worker.once('message', resolve));
+  bare.push(performance.now() - t);
+  await worker.terminate();
+}
+console.log(
+  `  run_code "return 1", back to back         ${ms(median(backToBack))}   (each waits for the instance the run before it left: build + install)`,
 );
-await new Promise((resolve) => setTimeout(resolve, 50));
-const roundTrips = [];
-for (let round = 0; round < 5; round++) {
-  roundTrips.push(
-    await time(async () => {
-      for (let i = 0; i < NOOP_CALLS; i++) {
-        echo.postMessage({ t: 'answers', items: [[i, true, '{"n":1}']] });
-        await new Promise((resolve) => echo.once('message', resolve));
-      }
-    }),
-  );
-}
-await echo.terminate();
-const plainCalls = await time(async () => {
-  for (let i = 0; i < COLD_RUNS; i++) await host.runStep({ calls: [{ id: `plain-${i}`, name: 'noop', args: { n: i } }] });
-});
+console.log(`  bare new Worker to first message          ${ms(median(bare))}`);
 
 // 4. The host's event loop while a hostile program computes inside one long BigInt operation,
 // against the same while a program only waits on a tool.
@@ -193,60 +246,14 @@ const underHostile = await loopDelay('let x = (1n << 100000n) - 1n; for (;;) x *
 const underIdle = await loopDelay('await tools.sleep({ ms: 2000 }); return 1;');
 
 await rm(dir, { recursive: true, force: true });
-
-const ms = (v) => `${v.toFixed(2)} ms`;
-const us = (v) => `${(v * 1000).toFixed(1)} µs`;
-const wallOf = (runs) => median(runs.map((r) => r.wall));
-const hostOf = (runs) => median(runs.map((r) => r.host));
-const readsDirect = wallOf(direct);
-const readsProgram = wallOf(program);
-const readsAll = wallOf(all);
-const readsProgramNet = Math.max(0, readsProgram - wallOf(empty));
-// What code mode adds on the host's thread per sub-call: the program's host time (its own start taken out)
-// less the same reads issued directly.
-const hostPerSubCall = (hostOf(program) - hostOf(empty) - hostOf(direct)) / READS;
-const hostPerDirect = hostOf(direct) / READS;
-const perNoopDirect = median(noopDirect) / NOOP_CALLS;
-const perNoopSub = Math.max(0, median(noopProgramTimes) - wallOf(empty)) / NOOP_CALLS;
-const perPaused = paused / COLD_RUNS;
-const perBare = bareWorker / 20;
-console.log(`code-mode bench (node ${process.version}; medians of ${ROUNDS} interleaved rounds)`);
-console.log(`  ${READS} reads of 4 KB, host.tools.execute      ${ms(readsDirect)}   (baseline 1.00×)`);
-console.log(
-  `  ${READS} reads of 4 KB, one run_code program  ${ms(readsProgram)}   ${(readsProgram / readsDirect).toFixed(2)}× direct (target ≤ 2×); ` +
-    `${(readsProgramNet / readsDirect).toFixed(2)}× without the run's own start`,
-);
-console.log(
-  `  host time per sub-call (${hostThreadMs.exact ? "the host thread's CPU" : 'process CPU, worker included'})  ` +
-    `${us(hostPerSubCall)} more than a direct read (${us(hostPerDirect)}) (target ≤ 60 µs)`,
-);
-console.log(`  ${READS} reads of 4 KB, Promise.all in a program ${ms(readsAll)}   ${(readsAll / readsDirect).toFixed(2)}× direct`);
-recordRatio({
-  pkg: 'code-mode',
-  label: `${READS} sequential reads from a program vs host.tools.execute`,
-  ratio: readsProgram / readsDirect,
-  target: 2,
-  note: `(host time per sub-call ${us(hostPerSubCall)}, target ≤ 60 µs)`,
-});
-recordRatio({
-  pkg: 'code-mode',
-  label: `${READS} reads in one Promise.all from a program vs host.tools.execute`,
-  ratio: readsAll / readsDirect,
-  target: 2,
-});
-console.log(
-  `  no-op sub-call                           ${us(perNoopSub)} per call   ${(perNoopSub / perNoopDirect).toFixed(1)}× a direct no-op call (${us(perNoopDirect)}); ` +
-    `a bare thread round trip: ${us(median(roundTrips) / NOOP_CALLS)}`,
-);
-console.log(`  bare new Worker to first message         ${ms(perBare)}   (baseline 1.00×)`);
-console.log(
-  `  run_code "return 1", spare ready         ${ms(perPaused)}   ${(perPaused / perBare).toFixed(2)}× a bare worker start (target < 10 ms)`,
-);
-console.log(
-  `  run_code "return 1", back to back        ${ms(backToBack / COLD_RUNS)}   (one-call step of a no-op tool: ${ms(plainCalls / COLD_RUNS)})`,
-);
+await guestWorkers.settled();
+const rss = process.memoryUsage().rss;
 console.log(
   `  host event-loop delay, BigInt loop       p99 ${ms(underHostile.p99)}, max ${ms(underHostile.max)} (${underHostile.code}); ` +
     `waiting on a tool: p99 ${ms(underIdle.p99)}, max ${ms(underIdle.max)} (target p99 < 50 ms)`,
+);
+console.log(
+  `  memory: the pool keeps 1 spare worker with 1 prepared instance (16 MiB of WebAssembly memory to start, ` +
+    `64 MiB at most); process RSS ${(rssBefore / MIB).toFixed(0)} MiB before the bench, ${(rss / MIB).toFixed(0)} MiB after`,
 );
 process.exit(0);

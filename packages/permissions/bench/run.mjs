@@ -1,9 +1,12 @@
 // Per-call cost of deciding against 500 rules, against the bare pipeline measured in the same run.
-// Run after a build: `pnpm bench` (or `node bench/run.mjs` in this package).
+// Run after a build: `pnpm bench` (or `node bench/run.mjs` in this package). Bare and with permissions
+// alternate round by round until two passes agree; the rows go into `pnpm bench`'s summary table.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHost, definePlugin, defineTool, z } from '@deepseek-ai/dsh-core';
+import { recordValue } from '../../../scripts/bench/report.mjs';
+import { stableRatio } from '../../../scripts/bench/stable-ratio.mjs';
 import { permissions } from '../dist/index.js';
 
 const calls = Number(process.env.BENCH_CALLS ?? 20_000);
@@ -53,21 +56,34 @@ function rules() {
   return { allow, deny, ask };
 }
 
-async function measure(label, plugins, args) {
+async function hostOf(label, plugins) {
   const host = createHost({ defaultDecision: 'allow', approval: () => 'rejected' });
   for (const p of plugins) await host.use(p);
-  let id = 0;
-  const run = async (n) => {
-    for (let i = 0; i < n; i += 1) {
-      id += 1;
-      const { results } = await host.runStep({ calls: [{ id: `c${id}`, name: args.name, args: args.args }] });
-      if (results[0].outcome.status !== 'ok') throw new Error(`${label}: ${JSON.stringify(results[0].outcome)}`);
-    }
-  };
-  await run(Math.min(2000, calls));
+  return { label, host };
+}
+
+let id = 0;
+/** µs per one-call step over `n` steps of `args` on `h`. */
+async function perCall(h, args, n) {
   const start = performance.now();
-  await run(calls);
-  return ((performance.now() - start) * 1000) / calls;
+  for (let i = 0; i < n; i += 1) {
+    id += 1;
+    const { results } = await h.host.runStep({ calls: [{ id: `c${id}`, name: args.name, args: args.args }] });
+    if (results[0].outcome.status !== 'ok') throw new Error(`${h.label}: ${JSON.stringify(results[0].outcome)}`);
+  }
+  return ((performance.now() - start) * 1000) / n;
+}
+
+/** The bare pipeline and the same with permissions, in alternated rounds until two passes agree. */
+async function measure(bare, withPerms, args) {
+  await perCall(bare, args, Math.min(2000, calls));
+  await perCall(withPerms, args, Math.min(2000, calls));
+  const perRound = Math.max(200, Math.floor(calls / 20));
+  return stableRatio(
+    () => perCall(bare, args, perRound),
+    () => perCall(withPerms, args, perRound),
+    { rounds: 9, maxRounds: 72 },
+  );
 }
 
 const set = rules();
@@ -75,11 +91,13 @@ const bashCall = { name: 'shell', args: { command: 'git status && npm test' } };
 const readCall = { name: 'read_file', args: { path: join(dir, 'src', 'a.ts') } };
 const options = { projectDir: dir, homeDir: dir, settingsFiles: false, rules: set };
 
-const baseBash = await measure('bare', [shell], bashCall);
-const permBash = await measure('permissions', [shell, permissions(options)], bashCall);
-const quietBash = await measure('permissions, no decision events', [shell, permissions({ ...options, recordDecisions: false })], bashCall);
-const baseRead = await measure('bare read', [shell], readCall);
-const permRead = await measure('permissions read', [shell, permissions(options)], readCall);
+const bare = await hostOf('bare', [shell]);
+const withPerms = await hostOf('permissions', [shell, permissions(options)]);
+const quiet = await hostOf('permissions, no decision events', [shell, permissions({ ...options, recordDecisions: false })]);
+const bash = await measure(bare, withPerms, bashCall);
+const quietBash = await measure(bare, quiet, bashCall);
+const read = await measure(bare, withPerms, readCall);
+const [baseBash, permBash, baseRead, permRead] = [bash.base, bash.ours, read.base, read.ours];
 
 const checker = permissions(options);
 const h = createHost();
@@ -94,7 +112,28 @@ const row = (name, base, withPerms) =>
   `${name.padEnd(44)} bare ${base.toFixed(1).padStart(6)} µs   with permissions ${withPerms.toFixed(1).padStart(6)} µs   added ${(withPerms - base).toFixed(1).padStart(5)} µs   ratio ${(withPerms / base).toFixed(2)}x`;
 console.log(`${set.allow.length + set.deny.length + set.ask.length} rules, ${calls} one-call steps each`);
 console.log(row('Bash "git status && npm test" (allowed)', baseBash, permBash));
-console.log(row('  same, recordDecisions: false', baseBash, quietBash));
+console.log(row('  same, recordDecisions: false', quietBash.base, quietBash.ours));
 console.log(row('Read inside the workspace (allowed by mode)', baseRead, permRead));
 console.log(`${'decision alone (plugin.check)'.padEnd(44)} ${decideOnly.toFixed(1)} µs per call   target: at most 20 µs added per call`);
+/** µs added per call, and how far the two passes' added µs were apart. */
+const added = (r) => ({
+  value: r.ours - r.base,
+  spread: Math.abs(r.passes[0].ours - r.passes[0].base - (r.passes[1].ours - r.passes[1].base)),
+  rounds: r.rounds,
+});
+for (const [label, r] of [
+  ['500 rules: added per Bash call through the pipeline', bash],
+  ['500 rules: added per Bash call, recordDecisions: false', quietBash],
+  ['500 rules: added per Read call through the pipeline', read],
+]) {
+  recordValue({
+    pkg: 'permissions',
+    label,
+    unit: 'µs',
+    target: 20,
+    ...added(r),
+    note: `(ratio ${r.ratio.toFixed(2)}x to the bare pipeline)`,
+  });
+}
+recordValue({ pkg: 'permissions', label: '500 rules: the decision alone (plugin.check)', value: decideOnly, unit: 'µs', target: 20 });
 rmSync(dir, { recursive: true, force: true });

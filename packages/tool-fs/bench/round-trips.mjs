@@ -7,11 +7,12 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { definePlugin, defineTool, z } from '@deepseek-ai/dsh-core';
 import { createTestHost } from '@deepseek-ai/dsh-core/testing';
+import { recordRatio } from '../../../scripts/bench/report.mjs';
+import { stableRatio } from '../../../scripts/bench/stable-ratio.mjs';
 import { toolFs } from '../dist/index.js';
 
-const rounds = 400;
+const rounds = 200;
 const warmup = 50;
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 let fsCalls = 0;
 createHook({
@@ -58,26 +59,34 @@ async function once(t, name, args) {
   return { ms, calls: fsCalls - fsBefore };
 }
 
-// The bare call and the tool-fs call alternate, each on its own file, and the
-// ratio is the median of the per-pair ratios: a burst of load on this shared
-// machine then slows both sides of a pair alike instead of skewing one median.
+// The bare call and the tool-fs call alternate, each on its own file, and the ratio is the median of
+// the per-pair ratios: a burst of load on this shared machine then slows both sides of a pair alike
+// instead of skewing one median. Passes are repeated with more pairs until two agree (stable-ratio.mjs).
 async function paired(t, bareName, bareArgs, name, args) {
-  const bareMs = [];
-  const toolMs = [];
-  const ratios = [];
+  let i = 0;
   let bareCalls = 0;
   let toolCalls = 0;
-  for (let i = 0; i < warmup + rounds; i += 1) {
-    const b = await once(t.bare, bareName, bareArgs(i));
-    const f = await once(t.fs, name, args(i));
-    if (i < warmup) continue;
-    bareMs.push(b.ms);
-    toolMs.push(f.ms);
-    ratios.push(f.ms / b.ms);
-    bareCalls = b.calls;
-    toolCalls = f.calls;
-  }
-  return { bare: { ms: median(bareMs), calls: bareCalls }, tool: { ms: median(toolMs), calls: toolCalls }, ratio: median(ratios) };
+  const r = await stableRatio(
+    async () => {
+      const b = await once(t.bare, bareName, bareArgs(i));
+      bareCalls = b.calls;
+      return b.ms;
+    },
+    async () => {
+      const f = await once(t.fs, name, args(i));
+      i += 1;
+      toolCalls = f.calls;
+      return f.ms;
+    },
+    { rounds, warmup, maxRounds: rounds * 8 },
+  );
+  return {
+    bare: { ms: r.base, calls: bareCalls },
+    tool: { ms: r.ours, calls: toolCalls },
+    ratio: r.ratio,
+    spread: r.spread,
+    rounds: r.rounds,
+  };
 }
 
 /** Prints the ratios; `base` is a scratch directory. */
@@ -114,9 +123,17 @@ export async function roundTripBench(base) {
   await fresh(noFsync);
   results.push(['edit (fsync: false)', await paired(noFsync, 'bare_write', bareWrite, 'edit', (i) => ({ file_path: file, ...toggle(i) }))]);
   const ms = (r) => `${r.ms.toFixed(3).padStart(7)} ms ${String(r.calls).padStart(3)} fs round trips`;
-  console.log('round trips: a 4 KB file through the pipeline, against a bare-body tool (median of %d pairs; target <= 2x)', rounds);
+  console.log('round trips: a 4 KB file through the pipeline, against a bare-body tool (median of per-pair ratios; target <= 2x)');
   for (const [label, r] of results) {
     const against = label === 'read' ? 'readFile' : 'readFile + writeFile';
     console.log(`  ${`tool-fs ${label}`.padEnd(30)} ${ms(r.tool)}   bare ${against.padEnd(20)} ${ms(r.bare)}   ${r.ratio.toFixed(2)}x`);
+    recordRatio({
+      pkg: 'tool-fs',
+      label: `${label} of a 4 KB file vs a bare ${against} tool`,
+      ratio: r.ratio,
+      target: 2,
+      spread: r.spread,
+      rounds: r.rounds,
+    });
   }
 }

@@ -10,19 +10,28 @@ export interface GuestConfig {
   readonly maxCalls: number;
 }
 
+/** The identity of a config: two runs with equal keys can share a bootstrap installed ahead. */
+export function configKey(config: GuestConfig): string {
+  const { names, maxArgsChars, maxLogChars, maxResultChars, maxErrorChars, maxCalls } = config;
+  return JSON.stringify([names, maxArgsChars, maxLogChars, maxResultChars, maxErrorChars, maxCalls]);
+}
+
 /** One answer for the guest: the call's index, whether it succeeded, and the JSON text. */
 export type AnswerItem = readonly [index: number, ok: boolean, text: string];
 
 /** Messages from the host to a guest worker. */
 export type HostMessage =
-  /** Build the next QuickJS instance ahead, with this memory cap; the worker says `ready`. */
-  | { readonly t: 'prepare'; readonly memoryLimitBytes: number }
+  /**
+   * Build the next QuickJS instance ahead, with this memory cap, and with the bootstrap installed
+   * for `config` when given (the config the next run is expected to have); the worker says `ready`.
+   */
+  | { readonly t: 'prepare'; readonly memoryLimitBytes: number; readonly config?: GuestConfig }
   /** Run a program in the prepared instance; the worker answers with a `report`. */
   | { readonly t: 'start'; readonly code: string; readonly config: GuestConfig }
   /** Tool answers to deliver; the worker answers with a `report`. */
   | { readonly t: 'answers'; readonly items: readonly AnswerItem[] }
-  /** The run is over: drop its instance, build the next one, then say `ready`. */
-  | { readonly t: 'end'; readonly memoryLimitBytes: number };
+  /** The run is over: drop its instance, build the next one (as `prepare` does), then say `ready`. */
+  | { readonly t: 'end'; readonly memoryLimitBytes: number; readonly config?: GuestConfig };
 
 /**
  * How the guest ended, as the worker saw it. `interrupted` means the host's
@@ -48,14 +57,19 @@ export interface GuestReport {
   readonly lost?: { readonly made: number; readonly nameAt: Uint16Array | Uint32Array };
   /** Console lines dropped so far, once the log was full. */
   readonly dropped: number;
+  /** In the report of a start: whether the instance came with its bootstrap installed ahead (a warm start). */
+  readonly warm?: boolean;
 }
 
 /** Messages from a guest worker to the host. */
 export type WorkerMessage =
   /** The worker's OS thread id (Linux), read from `/proc/thread-self`, for the host to read its CPU time. */
   | { readonly t: 'hello'; readonly tid: number | undefined }
-  /** An instance with this memory cap is ready for the next run, or could not be built. */
-  | { readonly t: 'ready'; readonly memoryLimitBytes: number; readonly failure?: string }
+  /**
+   * An instance with this memory cap is ready for the next run, or could not be built; `key` is the
+   * {@link configKey} it was prepared for ('' for none).
+   */
+  | { readonly t: 'ready'; readonly memoryLimitBytes: number; readonly key: string; readonly failure?: string }
   /** A console line the log keeps, sent as it is written so that it survives a forced stop. */
   | { readonly t: 'log'; readonly line: string }
   | GuestReport;

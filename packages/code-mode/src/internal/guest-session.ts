@@ -1,8 +1,9 @@
 import { DoneKind } from './bootstrap.js';
-import { GuestBridge, type GuestDone } from './guest-bridge.js';
-import type { AnswerItem, GuestConfig, GuestEnd, GuestReport } from './guest-protocol.js';
+import { GuestBridge, type GuestDone, type GuestListener } from './guest-bridge.js';
+import { type AnswerItem, configKey, type GuestConfig, type GuestEnd, type GuestReport } from './guest-protocol.js';
 import { errorMessage as messageOf, parseGuestJson } from './guest-text.js';
 import { LogBuffer } from './log-buffer.js';
+import { bridgeLimits, type PreparedInstance } from './prepared-instance.js';
 import { compileProgram } from './program-compile.js';
 import { memoryExhausted, type Sandbox } from './sandbox.js';
 
@@ -27,16 +28,18 @@ export class GuestSession {
   /** The end was reported to the host: later reports carry only calls. */
   #endReported = false;
   #dropped = 0;
+  /** The bootstrap was installed with the instance, before the run. */
+  #installed = false;
   /** While the host collects calls, trusted bootstrap code with no loop runs: the interrupt must not cut it. */
   #collecting = false;
 
-  constructor(sandbox: Sandbox, stop: Int32Array, config: GuestConfig, sendLog: (line: string) => void) {
+  constructor(instance: PreparedInstance, stop: Int32Array, config: GuestConfig, sendLog: (line: string) => void) {
+    const sandbox = instance.sandbox;
     this.#sandbox = sandbox;
     this.#stop = stop;
     this.#config = config;
     this.#logs = new LogBuffer(config.maxLogChars);
-    const limits = { maxLogChars: config.maxLogChars, maxResultChars: config.maxResultChars, maxErrorChars: config.maxErrorChars };
-    this.#bridge = new GuestBridge(sandbox, limits, {
+    const listener: GuestListener = {
       log: (line) => {
         if (this.#logs.full) {
           this.#dropped += 1;
@@ -46,17 +49,28 @@ export class GuestSession {
         return this.#logs.append(line);
       },
       done: (report) => this.#onDone(report),
-    });
+    };
+    const installed = instance.installed;
+    if (installed !== undefined && installed.key === configKey(config)) {
+      installed.relay.target = listener;
+      this.#bridge = installed.bridge;
+      this.#installed = true;
+    } else {
+      this.#bridge = new GuestBridge(sandbox, bridgeLimits(config), listener);
+    }
     sandbox.runtime.setInterruptHandler(() => this.#interrupt());
   }
 
   /** Installs the bootstrap, compiles the program and runs it to its first wait. */
   async start(code: string): Promise<GuestReport> {
     const bridge = this.#bridge;
-    const installed = this.#enter(() => {
-      bridge.install(this.#config);
-      return true;
-    });
+    // Usually installed ahead, with the instance (see PreparedInstance).
+    const installed =
+      this.#installed ||
+      this.#enter(() => {
+        bridge.install(this.#config);
+        return true;
+      });
     if (installed !== undefined) {
       const failure = await compileProgram(code, (source) =>
         this.#end === undefined ? this.#enter(() => bridge.compile(source)) : undefined,
@@ -65,7 +79,7 @@ export class GuestSession {
       if (this.#end === undefined) this.#enter(() => bridge.start());
     }
     this.#runJobs();
-    return this.#afterEntry();
+    return { ...this.#afterEntry(), warm: this.#installed };
   }
 
   /** Delivers answers and runs the jobs that follow. */

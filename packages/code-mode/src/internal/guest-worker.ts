@@ -1,11 +1,12 @@
 import { readlinkSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
-import type { GuestReport, HostMessage, WorkerMessage } from './guest-protocol.js';
+import { configKey, type GuestConfig, type GuestReport, type HostMessage, type WorkerMessage } from './guest-protocol.js';
 import { GuestSession } from './guest-session.js';
 import { errorMessage as messageOf } from './guest-text.js';
-import { createSandbox, type Sandbox } from './sandbox.js';
+import { disposeInstance, type PreparedInstance, prepareInstance } from './prepared-instance.js';
 
-// The entry of a guest worker thread. It holds one QuickJS instance made ahead for the next run, runs
+// The entry of a guest worker thread. It holds one QuickJS instance made ahead for the next run (with
+// the bootstrap installed for the config it expects), runs
 // one program at a time, and answers each host message that enters the guest with one report. The host
 // can stop it at any instant: the stop flag for the interrupt handler, or `worker.terminate()`.
 
@@ -14,7 +15,7 @@ if (port === null) throw new Error('guest-worker runs only as a worker thread');
 const stop = new Int32Array((workerData as { stop: SharedArrayBuffer }).stop);
 const send = (message: WorkerMessage): void => port.postMessage(message);
 
-let prepared: { memoryLimitBytes: number; sandbox: Promise<Sandbox> } | undefined;
+let prepared: { memoryLimitBytes: number; instance: Promise<PreparedInstance> } | undefined;
 let session: GuestSession | undefined;
 
 // The TypeScript stripper is loaded with the first instance, before the worker says it is ready: loaded
@@ -22,30 +23,38 @@ let session: GuestSession | undefined;
 let stripper: Promise<unknown> | undefined;
 
 /** Builds the next instance and tells the host when it is ready (or why it is not). */
-function prepare(memoryLimitBytes: number): void {
-  const sandbox = createSandbox(memoryLimitBytes);
-  prepared = { memoryLimitBytes, sandbox };
+function prepare(memoryLimitBytes: number, config: GuestConfig | undefined): void {
+  // One prepared for another cap or config and never used is freed.
+  prepared?.instance.then(disposeInstance, () => undefined);
+  const instance = prepareInstance(memoryLimitBytes, config);
+  const key = config === undefined ? '' : configKey(config);
+  prepared = { memoryLimitBytes, instance };
   stripper ??= import('sucrase').catch(() => undefined);
-  Promise.all([sandbox, stripper]).then(
-    () => send({ t: 'ready', memoryLimitBytes }),
+  Promise.all([instance, stripper]).then(
+    () => send({ t: 'ready', memoryLimitBytes, key }),
     (error: unknown) => {
       prepared = undefined;
-      send({ t: 'ready', memoryLimitBytes, failure: messageOf(error) });
+      send({ t: 'ready', memoryLimitBytes, key, failure: messageOf(error) });
     },
   );
 }
 
-async function start(code: string, config: Extract<HostMessage, { t: 'start' }>['config']): Promise<GuestReport> {
+async function start(code: string, config: GuestConfig): Promise<GuestReport> {
   const ready = prepared;
   prepared = undefined;
-  let sandbox: Sandbox;
+  let instance: PreparedInstance;
   try {
     if (ready === undefined) throw new Error('no instance was prepared for this run');
-    sandbox = await ready.sandbox;
+    instance = await ready.instance;
+    // Installed ahead for another config (the host re-prepares then, so only if it did not): a new instance.
+    if (instance.installed !== undefined && instance.installed.key !== configKey(config)) {
+      disposeInstance(instance);
+      instance = await prepareInstance(ready.memoryLimitBytes, undefined);
+    }
   } catch (error) {
     return { t: 'report', outbox: '', end: { kind: 'crashed', message: messageOf(error) }, dropped: 0 };
   }
-  session = new GuestSession(sandbox, stop, config, (line) => send({ t: 'log', line }));
+  session = new GuestSession(instance, stop, config, (line) => send({ t: 'log', line }));
   return session.start(code);
 }
 
@@ -63,7 +72,7 @@ port.on('message', (message: HostMessage) => {
 async function handle(message: HostMessage): Promise<void> {
   switch (message.t) {
     case 'prepare':
-      prepare(message.memoryLimitBytes);
+      prepare(message.memoryLimitBytes, message.config);
       return;
     case 'start':
       send(await start(message.code, message.config));
@@ -78,7 +87,7 @@ async function handle(message: HostMessage): Promise<void> {
     case 'end':
       session?.dispose();
       session = undefined;
-      prepare(message.memoryLimitBytes);
+      prepare(message.memoryLimitBytes, message.config);
       return;
   }
 }

@@ -2,7 +2,7 @@ import { DshError } from '@deepseek-ai/dsh-core';
 import { CodeModeErrorCode } from '../errors.js';
 import type { ResolvedCodeModeOptions } from '../options.js';
 import { CallIntake } from './call-intake.js';
-import type { AnswerItem, GuestEnd, GuestReport, HostMessage, WorkerMessage } from './guest-protocol.js';
+import type { AnswerItem, GuestConfig, GuestEnd, GuestReport, HostMessage, WorkerMessage } from './guest-protocol.js';
 import { errorMessage } from './guest-text.js';
 import { LogBuffer } from './log-buffer.js';
 import { RunBudget } from './run-budget.js';
@@ -35,13 +35,14 @@ const BATCH_HOLD_MS = 2;
  */
 export class ProgramRun {
   readonly #options: ResolvedCodeModeOptions;
-  readonly #callable: ReadonlySet<string>;
   readonly #logs: LogBuffer;
   readonly #cancel = new AbortController();
   readonly #queue: SubCallQueue;
   readonly #intake: CallIntake;
   readonly #budget: RunBudget;
   readonly #wallDeadline: number;
+  /** What the guest's bootstrap is told; also what the next instance is prepared for. */
+  readonly #config: GuestConfig;
   #answers: AnswerItem[] = [];
   #worker: GuestWorker | undefined;
   #clock: ThreadClock | undefined;
@@ -62,7 +63,6 @@ export class ProgramRun {
 
   constructor(options: ResolvedCodeModeOptions, callable: ReadonlySet<string>, callId: string, port: SubCallPort) {
     this.#options = options;
-    this.#callable = callable;
     this.#logs = new LogBuffer(options.maxLogChars);
     this.#wallDeadline = performance.now() + options.timeoutMs;
     this.#budget = new RunBudget(options.cpuTimeoutMs, () => this.#halt({ kind: 'timeout', budget: 'cpu' }));
@@ -77,6 +77,14 @@ export class ProgramRun {
       answer: (index, answer) => this.#answered(index, answer),
     });
     this.#intake = new CallIntake(this.#queue, [...callable], callId, options);
+    this.#config = {
+      names: [...callable],
+      maxArgsChars: options.maxArgsChars,
+      maxLogChars: options.maxLogChars,
+      maxResultChars: options.maxResultChars,
+      maxErrorChars: options.maxErrorChars,
+      maxCalls: options.maxCalls,
+    };
   }
 
   /** Runs the program to its end and reports how it ended. Never throws. */
@@ -113,10 +121,9 @@ export class ProgramRun {
   }
 
   async #start(code: string): Promise<void> {
-    const o = this.#options;
     let worker: GuestWorker;
     try {
-      worker = await guestWorkers.take(o.memoryLimitBytes);
+      worker = await guestWorkers.take(this.#options.memoryLimitBytes, this.#config);
     } catch (error) {
       this.#halt({ kind: 'crashed', message: `the guest worker could not start: ${errorMessage(error)}` });
       return;
@@ -124,18 +131,11 @@ export class ProgramRun {
     this.#worker = worker;
     worker.attach({ message: (message) => this.#onMessage(message), exit: (exit) => this.#onExit(exit) });
     this.#clock = await worker.clock;
-    // The budget counts from here: building the thread and the instance is not the program's.
-    await this.#budget.start(this.#clock);
+    // The budget counts from the worker's reading when its instance was ready (it has idled since):
+    // building the thread and the instance is not the program's.
+    await this.#budget.start(this.#clock, worker.idleCpu());
     if (this.#end !== undefined) return this.#quiet();
-    const config = {
-      names: [...this.#callable],
-      maxArgsChars: o.maxArgsChars,
-      maxLogChars: o.maxLogChars,
-      maxResultChars: o.maxResultChars,
-      maxErrorChars: o.maxErrorChars,
-      maxCalls: o.maxCalls,
-    };
-    this.#send({ t: 'start', code, config });
+    this.#send({ t: 'start', code, config: this.#config });
   }
 
   #send(message: HostMessage): void {
@@ -280,7 +280,7 @@ export class ProgramRun {
     if (worker === undefined) return;
     // A worker still computing (it never is here, unless terminated) or one that crashed is not reused.
     const healthy = !this.#lost && !this.#busy && end.kind !== 'crashed';
-    guestWorkers.release(worker, this.#options.memoryLimitBytes, healthy);
+    guestWorkers.release(worker, this.#options.memoryLimitBytes, healthy, this.#config);
   }
 }
 

@@ -27,10 +27,10 @@ export class RunBudget {
     this.#onSpent = onSpent;
   }
 
-  /** Starts counting from the clock's current reading. */
-  async start(clock: ThreadClock): Promise<void> {
+  /** Starts counting from `baseline`, a reading of the clock taken while the thread was idle (its current one by default). */
+  async start(clock: ThreadClock, baseline?: Promise<number>): Promise<void> {
     this.#clock = clock;
-    this.#baseline = await clock.read();
+    this.#baseline = await (baseline ?? clock.read());
   }
 
   /** The CPU time used so far, read now. */

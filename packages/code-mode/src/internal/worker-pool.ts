@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
-import type { HostMessage, WorkerMessage } from './guest-protocol.js';
+import { configKey, type GuestConfig, type HostMessage, type WorkerMessage } from './guest-protocol.js';
 import { errorMessage } from './guest-text.js';
 import { type ThreadClock, threadClock } from './thread-clock.js';
 
@@ -36,7 +36,8 @@ export class GuestWorker {
   readonly #stop: Int32Array;
   readonly clock: Promise<ThreadClock>;
   #listener: WorkerListener | undefined;
-  #ready: { memoryLimitBytes: number; promise: Promise<void>; settle: (failure?: string) => void } | undefined;
+  #ready: { memoryLimitBytes: number; key: string; promise: Promise<void>; settle: (failure?: string) => void } | undefined;
+  #idleCpu: Promise<number> | undefined;
   #exited: WorkerExit | undefined;
   #failure: unknown;
 
@@ -51,7 +52,11 @@ export class GuestWorker {
     this.#worker.on('message', (message: WorkerMessage) => {
       if (message.t === 'hello') hello(message.tid);
       else if (message.t === 'ready') {
-        if (message.memoryLimitBytes === this.#ready?.memoryLimitBytes) this.#ready.settle(message.failure);
+        // A ready for an earlier preparation (another cap or config) is not this one's.
+        if (message.memoryLimitBytes !== this.#ready?.memoryLimitBytes || message.key !== this.#ready.key) return;
+        // Read now, while the worker idles: the run that takes it starts its CPU budget from here without a read of its own.
+        if (message.failure === undefined) this.#idleCpu = this.clock.then((clock) => clock.read());
+        this.#ready.settle(message.failure);
       } else this.#listener?.message(message);
     });
     this.#worker.on('error', (error) => {
@@ -74,26 +79,40 @@ export class GuestWorker {
     return this.#exited !== undefined;
   }
 
-  /** Builds an instance with this memory cap ahead; `ready()` settles when it is built. */
-  prepare(memoryLimitBytes: number, message: HostMessage = { t: 'prepare', memoryLimitBytes }): void {
+  /**
+   * Builds an instance with this memory cap ahead, its bootstrap installed for `config`;
+   * `ready()` settles when it is built.
+   */
+  prepare(memoryLimitBytes: number, config: GuestConfig | undefined, kind: 'prepare' | 'end' = 'prepare'): void {
+    const message: HostMessage = config === undefined ? { t: kind, memoryLimitBytes } : { t: kind, memoryLimitBytes, config };
     let settle: (failure?: string) => void = () => undefined;
     const promise = new Promise<void>((resolve, reject) => {
       settle = (failure) => (failure === undefined ? resolve() : reject(new Error(failure)));
     });
     promise.catch(() => undefined);
-    this.#ready = { memoryLimitBytes, promise, settle };
+    this.#ready = { memoryLimitBytes, key: config === undefined ? '' : configKey(config), promise, settle };
+    this.#idleCpu = undefined;
     if (this.#exited === undefined) this.#worker.postMessage(message);
     else settle(this.#exited.message);
   }
 
-  /** The memory cap of the instance being prepared, if any. */
-  get preparedFor(): number | undefined {
-    return this.#ready?.memoryLimitBytes;
+  /** True when the instance being prepared has this memory cap and, when `config` is given, its bootstrap for it. */
+  preparedFor(memoryLimitBytes: number, config: GuestConfig | undefined): boolean {
+    const ready = this.#ready;
+    return ready !== undefined && ready.memoryLimitBytes === memoryLimitBytes && (config === undefined || ready.key === configKey(config));
   }
 
   /** Settles once the prepared instance is built; rejects when it could not be, or the thread is gone. */
   ready(): Promise<void> {
     return this.#ready?.promise ?? Promise.reject(new Error('no instance is being prepared'));
+  }
+
+  /**
+   * The worker thread's CPU time once its instance was ready, read in the background: the thread
+   * idles from then until a run starts, so a run's budget can count from this reading.
+   */
+  idleCpu(): Promise<number> {
+    return this.#idleCpu ?? this.clock.then((clock) => clock.read());
   }
 
   /** Hands the worker to a run: its messages and its exit go to `listener`, and it keeps the process alive. */
@@ -136,22 +155,26 @@ export class GuestWorker {
 export class WorkerPool {
   #spare: GuestWorker | undefined;
 
-  /** A worker with an instance of this memory cap ready; the caller owns it until `release`. */
-  async take(memoryLimitBytes: number): Promise<GuestWorker> {
+  /**
+   * A worker with an instance of this memory cap ready; the caller owns it until `release`.
+   * `config` is the run's: a worker started here installs its bootstrap ahead.
+   */
+  async take(memoryLimitBytes: number, config?: GuestConfig): Promise<GuestWorker> {
     const spare = this.#spare;
     this.#spare = undefined;
     if (spare !== undefined && !spare.exited) {
       try {
-        return await this.#readied(spare, memoryLimitBytes);
+        return await this.#readied(spare, memoryLimitBytes, config);
       } catch {
         // A spare that died while idle: a fresh worker gets one chance below.
       }
     }
-    return this.#readied(new GuestWorker(), memoryLimitBytes);
+    return this.#readied(new GuestWorker(), memoryLimitBytes, config);
   }
 
-  async #readied(worker: GuestWorker, memoryLimitBytes: number): Promise<GuestWorker> {
-    if (worker.preparedFor !== memoryLimitBytes) worker.prepare(memoryLimitBytes);
+  async #readied(worker: GuestWorker, memoryLimitBytes: number, config: GuestConfig | undefined): Promise<GuestWorker> {
+    // Prepared for another cap or config: prepared again, before the run's budget starts.
+    if (!worker.preparedFor(memoryLimitBytes, config)) worker.prepare(memoryLimitBytes, config);
     try {
       await worker.ready();
       await worker.clock;
@@ -162,23 +185,31 @@ export class WorkerPool {
     return worker;
   }
 
-  /** Gives a worker back after its run: kept as the spare when it is healthy and none is kept, else stopped. */
-  release(worker: GuestWorker, memoryLimitBytes: number, healthy: boolean): void {
+  /**
+   * Gives a worker back after its run: kept as the spare when it is healthy and none is kept, else
+   * stopped. The next instance is prepared for the config of the run that ended, the likeliest next.
+   */
+  release(worker: GuestWorker, memoryLimitBytes: number, healthy: boolean, config?: GuestConfig): void {
     worker.detach();
     if (healthy && !worker.exited && this.#spare === undefined) {
-      worker.prepare(memoryLimitBytes, { t: 'end', memoryLimitBytes });
+      worker.prepare(memoryLimitBytes, config, 'end');
       this.#spare = worker;
       return;
     }
     worker.terminate();
-    if (this.#spare === undefined) setImmediate(() => this.refill(memoryLimitBytes));
+    if (this.#spare === undefined) setImmediate(() => this.refill(memoryLimitBytes, config));
+  }
+
+  /** Settles once the spare (if any) has its instance ready, or failed to: what a warm start waits for. */
+  async settled(): Promise<void> {
+    await this.#spare?.ready().catch(() => undefined);
   }
 
   /** Starts a spare when there is none. */
-  refill(memoryLimitBytes: number): void {
+  refill(memoryLimitBytes: number, config?: GuestConfig): void {
     if (this.#spare !== undefined && !this.#spare.exited) return;
     const worker = new GuestWorker();
-    worker.prepare(memoryLimitBytes);
+    worker.prepare(memoryLimitBytes, config);
     worker.detach();
     this.#spare = worker;
   }
