@@ -16,6 +16,8 @@ export const AgentErrorCode = {
   SDK_MISSING: 'AGENT_SDK_MISSING',
   /** `connectModel` found no API key in its options or the environment. */
   API_KEY_MISSING: 'AGENT_API_KEY_MISSING',
+  /** `historyFromSession` found a call of a logged turn with no logged result: resume the session first. */
+  SESSION_UNANSWERED: 'AGENT_SESSION_UNANSWERED',
 } as const;
 
 /** One of the agent package's stable error codes. */

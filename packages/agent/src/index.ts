@@ -53,5 +53,6 @@ export { agent, agentPluginName } from './plugin.js';
 export { jsonText, outcomeText, resultEntry } from './result-text.js';
 export { type RetryOptions, type RetryPolicy, retryDelay, retryPolicy } from './retry.js';
 export { type AgentResult, type AgentResultFields, type AgentStop, type HookFailure, runAgent } from './run-agent.js';
+export { historyFromSession, type SessionHistoryOptions } from './session-history.js';
 export type { ToolChoice, ToolSelection } from './tool-choice.js';
 export { version as agentVersion } from './version.js';
