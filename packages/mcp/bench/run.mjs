@@ -5,8 +5,13 @@
 //         warmed up first (the pipeline has more code for the JIT, and each side has its own server
 //         process to warm), then measured in alternating rounds. Wall time per call (target <= 1.1x)
 //         and this process's CPU time per call, which a loaded machine disturbs less.
+//   auth: the same call through the pipeline to a Streamable HTTP server that wants a bearer token, on a
+//         connection authorized by the OAuth provider (tokens from the auth store), against one without auth
+//         (`oauth: false`) to the same server process (target <= 1.05x: the provider's per-request work is small).
 //   start-up: five stdio servers started in parallel by the plugin against the slowest of them
 //         started alone (target <= 1.3x).
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { createHost } from '@deepseek-ai/dsh-core';
@@ -14,6 +19,7 @@ import { createTestHost } from '@deepseek-ai/dsh-core/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { recordRatio } from '../../../scripts/bench/report.mjs';
 import { mcp } from '../dist/index.js';
+import { TOKEN } from './bearer-server.mjs';
 import { SdkDetachedStdioTransport } from './sdk-detached-transport.mjs';
 
 const require = createRequire(import.meta.url);
@@ -78,6 +84,72 @@ async function callBench() {
   });
 }
 
+/** Runs a step of one call to `tool` on `host`, and throws unless it was ok. */
+async function pipelineCall(host, tool, id, message) {
+  const o = await host.runStep({ calls: [{ id, name: tool, args: JSON.stringify({ message }) }] });
+  if (o.results[0].outcome.status !== 'ok') throw new Error(JSON.stringify(o.results[0].outcome));
+}
+
+async function authBench() {
+  const warmUp = 1_000;
+  const calls = 200;
+  const rounds = 9;
+  const child = spawn(process.execPath, [new URL('./bearer-server.mjs', import.meta.url).pathname], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  try {
+    const [first] = await once(child.stdout, 'data');
+    const base = `http://127.0.0.1:${Number(String(first).trim())}`;
+    const open = mcp({ servers: { open: { type: 'http', url: `${base}/open`, oauth: false } } });
+    const tokens = { access_token: TOKEN, token_type: 'Bearer', expires_in: 3600 };
+    const authorized = mcp({
+      servers: { auth: { type: 'http', url: `${base}/auth` } },
+      authStore: { load: async () => ({ tokens }), save: async () => undefined },
+    });
+    const hosts = [createHost({ defaultDecision: 'allow' }), createHost({ defaultDecision: 'allow' })];
+    await hosts[0].use(open);
+    await hosts[1].use(authorized);
+    await Promise.all([open.ready(), authorized.ready()]);
+    for (const p of [open, authorized]) if (p.servers()[0].state !== 'ready') throw new Error(JSON.stringify(p.servers()[0]));
+    let id = 0;
+    const sides = [
+      (i) => pipelineCall(hosts[0], 'mcp__open__echo', `o${id++}`, `m${i}`),
+      (i) => pipelineCall(hosts[1], 'mcp__auth__echo', `a${id++}`, `m${i}`),
+    ];
+    const timed = async (one) => {
+      const start = performance.now();
+      for (let i = 0; i < calls; i++) await one(i);
+      return (performance.now() - start) / calls;
+    };
+    for (let i = 0; i < warmUp; i++) {
+      await sides[0](i);
+      await sides[1](i);
+    }
+    const ratios = [];
+    const walls = [[], []];
+    for (let r = 0; r < rounds; r++) {
+      // Alternate which side goes first, so drift in machine load hits both alike.
+      const order = r % 2 === 0 ? [0, 1] : [1, 0];
+      const wall = [0, 0];
+      for (const side of order) wall[side] = await timed(sides[side]);
+      walls[0].push(wall[0]);
+      walls[1].push(wall[1]);
+      ratios.push(wall[1] / wall[0]);
+    }
+    await open.close();
+    await authorized.close();
+    recordRatio({
+      pkg: 'mcp',
+      label: 'call: authorized HTTP connection vs one without auth, wall',
+      ratio: median(ratios),
+      target: 1.05,
+      note: `(median of ${rounds} per-round ratios; ${median(walls[1]).toFixed(3)} vs ${median(walls[0]).toFixed(3)} ms/call)`,
+    });
+  } finally {
+    child.kill();
+  }
+}
+
 const fiveServers = {
   e1: { command: process.execPath, args: [everything, 'stdio'] },
   e2: { command: process.execPath, args: [everything, 'stdio'] },
@@ -122,6 +194,7 @@ async function startBench() {
 
 try {
   await callBench();
+  await authBench();
   await startBench();
 } catch (error) {
   console.log(`bench could not run: ${error instanceof Error ? error.message : String(error)}`);
