@@ -21,6 +21,24 @@ function el(tag, props, ...children) {
   return node;
 }
 
+// "127.0.0.1 (Mozilla/5.0 … Chrome/120 …)" becomes "127.0.0.1 (Chrome)".
+function shortFrom(from) {
+  const m = /^(\S*) \((.*)\)$/s.exec(String(from));
+  if (!m) return String(from);
+  const ua = m[2];
+  const names = [
+    [/Edg\//, 'Edge'],
+    [/OPR\//, 'Opera'],
+    [/Firefox\//, 'Firefox'],
+    [/Chrom(e|ium)\//, 'Chrome'],
+    [/Safari\//, 'Safari'],
+    [/^curl\//, 'curl'],
+  ];
+  const known = names.find(([re]) => re.test(ua));
+  const name = known ? known[1] : ua.split(/[\s/]/)[0].slice(0, 24);
+  return `${m[1]} (${name})`;
+}
+
 const str = (v) => (typeof v === 'string' ? v : JSON.stringify(v, null, 2));
 
 function renderSessions() {
@@ -151,10 +169,12 @@ function renderCard(card) {
     );
   }
   if (card.answer !== undefined) {
-    const who = card.answeredBy ? ` by ${card.answeredBy.by} from ${card.answeredBy.from}` : ` (${card.answer.source})`;
+    const who = card.answeredBy ? ` by ${card.answeredBy.by} from ${shortFrom(card.answeredBy.from)}` : ` (${card.answer.source})`;
     node.append(
       el('p', {
         class: 'meta answer',
+        // The whole user agent stays in the event (and here, on hover); the card names the browser.
+        title: card.answeredBy ? card.answeredBy.from : '',
         text: `Answer: ${card.answer.answer}${who}${card.answer.message ? ` — “${card.answer.message}”` : ''} after ${card.answer.elapsedMs} ms`,
       }),
     );

@@ -50,6 +50,10 @@ describe('the inbox in a real browser', () => {
     expect((await first).results[0]?.outcome).toMatchObject({ status: 'ok', output: 'ran: git status' });
     await page.locator('[data-call="call-1"] .st-ok').waitFor();
     await expect(page.locator('[data-call="call-1"] .answer').textContent()).resolves.toContain('by token holder');
+    // The card names the browser; the event keeps the whole user agent.
+    await expect(page.locator('[data-call="call-1"] .answer').textContent()).resolves.toMatch(/from 127\.0\.0\.1 \(Chrome\) after/);
+    const recorded = host.events.list().find((e) => (e.type as string) === 'inbox/answer' && e.call === 'call-1');
+    expect((recorded?.data as { from?: string } | undefined)?.from).toMatch(/^127\.0\.0\.1 \(Mozilla\/5\.0 .*Chrome\//);
 
     const second = host.runStep({ calls: [{ id: 'call-2', name: 'shell', args: { command: payloads.command } }] });
     await page.locator('[data-call="call-2"].waiting').waitFor();
