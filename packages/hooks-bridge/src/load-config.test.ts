@@ -66,6 +66,15 @@ describe('reading hook configuration', () => {
     expect(t.host.events.list().filter((e) => (e.type as string) === 'hooks-bridge/config-problem')).toHaveLength(3);
   });
 
+  it('takes an empty settings file for none, as the bash sandbox leaves one while a command runs', () => {
+    const p = tempProject();
+    p.write('.claude/settings.json', '');
+    p.settings('.claude/settings.local.json', claudeHooks('PreToolUse', 'Bash', [cmd('exit 0')]));
+    const { hooks, problems } = loadHookConfig({ projectDir: p.dir, homeDir: p.home });
+    expect(problems).toEqual([]);
+    expect(hooks).toHaveLength(1);
+  });
+
   it('reports a settings file that is not JSON, and in strict mode denies every call naming it', async () => {
     const p = tempProject();
     p.write('.claude/settings.json', '{ "hooks": ');

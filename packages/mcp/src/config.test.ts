@@ -91,6 +91,17 @@ describe('configuration files', () => {
     expect(plugin.servers()[0]?.state).toBe('ready');
   });
 
+  it('takes an empty .mcp.json for no servers, as the bash sandbox leaves one while a command runs', async () => {
+    const dir = tempDir();
+    const empty = writeFixture(dir, '.mcp.json', '');
+    const plugin = mcp({ configFiles: [empty] });
+    plugins.push(plugin);
+    await createTestHost({ plugins: [plugin] });
+    await plugin.ready();
+    expect(plugin.problems()).toEqual([]);
+    expect(plugin.servers()).toEqual([]);
+  });
+
   it('throws INVALID_OPTIONS naming the field for bad options', () => {
     expect(() => mcp({ callTimeoutMs: -1 })).toThrow(
       expect.objectContaining({ code: 'INVALID_OPTIONS', message: expect.stringContaining('callTimeoutMs') }),

@@ -157,6 +157,8 @@ async function readConfigFile(path: string, problems: ConfigProblem[]): Promise<
     problems.push({ source: path, key: '', message: code === 'ENOENT' ? 'the file does not exist' : `cannot read: ${String(error)}` });
     return undefined;
   }
+  // An empty file declares no server (the bash sandbox's placeholder for a missing one, while a command runs).
+  if (text.trim() === '') return {};
   let parsed: unknown;
   try {
     parsed = parseJsonExact(text);

@@ -60,6 +60,14 @@ describe('rules from settings files', () => {
     expect(logged).toHaveLength(3);
   });
 
+  it('takes an empty settings file for no settings, as the bash sandbox leaves one while a command runs', async () => {
+    project.settings('user', { deny: ['Bash(rm *)'] });
+    project.write('.claude/settings.local.json', '');
+    const t = await permissionHost(project);
+    expect(t.perms.problems()).toEqual([]);
+    expect(await t.call('shell', { command: 'rm x' })).toMatchObject({ status: 'denied', stage: 'pre-execute' });
+  });
+
   it('reports a file that is not JSON and still applies the other files', async () => {
     project.settings('user', { deny: ['Bash(rm *)'] });
     project.write('.claude/settings.json', '{ "permissions": { "allow": [ "Bash" ] ');

@@ -100,6 +100,8 @@ export async function loadSettings(
       }
       continue;
     }
+    // An empty file holds no settings (the bash sandbox's placeholder for a missing one, while a command runs).
+    if (text.trim() === '') continue;
     const parsed = parseJsonText(text);
     if (!parsed.ok) {
       problems.push({

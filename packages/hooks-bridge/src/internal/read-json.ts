@@ -17,6 +17,10 @@ export function readJsonFile(path: string, comments = false): JsonFile {
     if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'absent' };
     return { kind: 'error', message: `cannot read the file: ${(error as Error).message}` };
   }
+  // An empty file holds no settings: the bash sandbox keeps a missing settings file from being created
+  // by mounting over an empty placeholder while a command runs, and a reader must not take that for a
+  // broken file.
+  if (text.trim() === '') return { kind: 'absent' };
   // Comments are blanked out, not removed, so the line and column still point into the file as written.
   const parsed = parseJsonText(comments ? stripComments(text) : text);
   if (parsed.ok) return { kind: 'ok', value: parsed.value };
