@@ -20,7 +20,7 @@ describe('the dsh command line', () => {
     expect(unknown.stderr).toContain('dsh: CLI_USAGE: unknown command "deploy"');
     const flag = await runDsh(['demo', '--colour'], { cwd: dir, home: dir });
     expect(flag.code).toBe(2);
-    expect(flag.stderr).toContain("Unknown option '--colour'");
+    expect(flag.stderr).toContain('unknown option --colour');
     const missing = await runDsh(['replay'], { cwd: dir, home: dir });
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('which transcript?');
@@ -30,6 +30,46 @@ describe('the dsh command line', () => {
     const config = await runDsh(['config', 'list'], { cwd: dir, home: dir });
     expect(config.code).toBe(2);
     expect(config.stderr).toContain('did you mean "config check"?');
+  });
+
+  it('lists every command in dsh --help, the whole demo in demo --help, and the exit codes only once', async () => {
+    const dir = scratchDir();
+    const main = await runDsh(['--help'], { cwd: dir, home: dir });
+    for (const command of [
+      'run "TASK"',
+      'demo',
+      'replay FILE',
+      'log FILE',
+      'approve S C',
+      'hooks check',
+      'config check',
+      'mcp list',
+      'catalog',
+    ])
+      expect(main.stdout).toContain(`\n  ${command}`);
+    expect(main.stdout).toContain('Exit codes:\n  0   success');
+    const demo = await runDsh(['demo', '--help'], { cwd: dir, home: dir });
+    for (let n = 1; n <= 15; n++) expect(demo.stdout).toMatch(new RegExp(`\\n +${n}\\. `));
+    expect(demo.stdout).toContain('web_fetch');
+    const catalog = await runDsh(['catalog', '--help'], { cwd: dir, home: dir });
+    expect(catalog.stdout).toContain('Options:\n  -c, --config FILE');
+    for (const help of [demo, catalog]) {
+      expect(help.stdout).not.toContain('  0   success');
+      expect(help.stdout).toContain('Exit codes: dsh --help lists them.');
+    }
+  });
+
+  it('says an unknown option is unknown and lists the valid ones, without advice about positionals', async () => {
+    const dir = scratchDir();
+    const run = await runDsh(['demo', '--bogus'], { cwd: dir, home: dir });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(
+      'dsh: CLI_USAGE: demo: unknown option --bogus; demo takes -h/--help, --no-color, --no-sandbox (dsh demo --help)\n',
+    );
+    const short = await runDsh(['log', '-x', 'a.jsonl'], { cwd: dir, home: dir });
+    expect(short.code).toBe(2);
+    expect(short.stderr).toContain('log: unknown option -x; log takes');
+    expect(short.stderr).toContain('--call VALUE');
   });
 
   it('exits 3 naming the key when dsh.config.json has a bad plugin option', async () => {

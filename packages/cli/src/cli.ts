@@ -5,6 +5,7 @@ import { runCatalog } from './commands/catalog.js';
 import { runConfigCheck } from './commands/config-check.js';
 import { runDemo } from './commands/demo.js';
 import { runHooksCheck } from './commands/hooks-check.js';
+import { runInbox } from './commands/inbox.js';
 import { runLog } from './commands/log.js';
 import { runMcpList } from './commands/mcp-list.js';
 import { runReplay } from './commands/replay.js';
@@ -14,6 +15,7 @@ import { ExitCode } from './exit-codes.js';
 import { commandHelp, mainHelp } from './help.js';
 import type { CliIo } from './io.js';
 import { styleFor } from './render/style.js';
+import { parseErrorMessage } from './usage-message.js';
 import { version } from './version.js';
 
 /** The version `dsh --version` prints. */
@@ -28,7 +30,8 @@ const common: Options = {
 };
 
 const commandOptions: Readonly<Record<string, Options>> = {
-  demo: { ...common, 'no-sandbox': { type: 'boolean' } },
+  // No --config: the demo brings its own configuration.
+  demo: { help: { type: 'boolean', short: 'h' }, 'no-color': { type: 'boolean' }, 'no-sandbox': { type: 'boolean' } },
   replay: {
     ...common,
     workspace: { type: 'string', short: 'w' },
@@ -73,6 +76,14 @@ const commandOptions: Readonly<Record<string, Options>> = {
     'max-turns': { type: 'string' },
     log: { type: 'string' },
     strict: { type: 'boolean' },
+    inbox: { type: 'boolean' },
+  },
+  inbox: {
+    help: { type: 'boolean', short: 'h' },
+    'no-color': { type: 'boolean' },
+    logs: { type: 'string' },
+    port: { type: 'string' },
+    host: { type: 'string' },
   },
 };
 
@@ -147,7 +158,7 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<ExitCode> {
   try {
     parsed = parseArgs({ args: [...rest], options, allowPositionals: true, strict: true });
   } catch (error) {
-    throw new CliError(CliErrorCode.USAGE, `${command}: ${messageOf(error)} (dsh ${command} --help)`);
+    throw new CliError(CliErrorCode.USAGE, parseErrorMessage(command, options, error));
   }
   const values = parsed.values as Record<string, string | boolean | undefined>;
   if (values.help === true) {
@@ -263,9 +274,17 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<ExitCode> {
         ...(str('base-url') === undefined ? {} : { baseUrl: str('base-url') as string }),
         ...(str('log') === undefined ? {} : { log: str('log') as string }),
         strict: flag('strict'),
+        ...(flag('inbox') ? { inbox: true } : {}),
         ...(str('config') === undefined ? {} : { config: str('config') as string }),
       });
     }
+    case 'inbox':
+      noPositionals();
+      return runInbox(cio, {
+        ...(str('logs') === undefined ? {} : { logs: str('logs') as string }),
+        ...(str('port') === undefined ? {} : { port: str('port') as string }),
+        ...(str('host') === undefined ? {} : { host: str('host') as string }),
+      });
     case 'config check': {
       const [dir, extra] = positionals;
       if (extra !== undefined) throw new CliError(CliErrorCode.USAGE, `config check: unexpected argument "${extra}"`);

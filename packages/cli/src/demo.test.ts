@@ -52,24 +52,24 @@ describe('dsh demo, run as a real process', () => {
     // A non-zero exit is a failure on the card, though the outcome stays ok for the model.
     if (bwrapWorks(out)) {
       expect(out).toMatch(/\/etc\/dsh-demo: Read-only file system/);
-      expect(out).toContain('✘ bash [bash-etc] ok, exit 1 (execute)');
+      expect(out).toContain('✘ bash [bash-etc] exit 1 (execute)');
     } else expect(out).toContain('skipped: without bubblewrap');
     // The todo list on its card; a skill loaded, its bundled file read and kept read-only.
     expect(out).toMatch(
-      /✔ Todos \[todo\] ok[^\n]*\n {4}- \[x\] Take the name from the command line\n {4}- \[~\] Writing the release notes\n {4}- \[ \] Run the tests/,
+      /✔ Update todos \[todo\] ok[^\n]*\n {4}- \[x\] Take the name from the command line\n {4}- \[~\] Writing the release notes\n {4}- \[ \] Run the tests/,
     );
-    expect(out).toMatch(/✔ Skill release-notes \[skill-load\] ok[^\n]*\n {4}template\.md/);
+    expect(out).toMatch(/✔ Load skill release-notes \[skill-load\] ok[^\n]*\n {4}template\.md/);
     expect(out).toMatch(/✔ Read \.claude\/skills\/release-notes\/template\.md \[skill-read\] ok/);
     expect(out).toMatch(/\[skill-write\] error FS_READ_ONLY_ROOT/);
     // MCP over stdio: allowed by one rule, denied by another, both through the permissions plugin.
-    expect(out).toMatch(/✔ mcp__notes__list_notes \[mcp-list\] ok[^\n]*\n[^\n]*1\. Buy milk/);
+    expect(out).toMatch(/✔ notes: list_notes \[mcp-list\] ok[^\n]*\n[^\n]*1\. Buy milk/);
     expect(out).toMatch(
-      /✘ mcp__notes__delete_notes \[mcp-delete\] denied PRE_EXECUTE_DENIED \(pre-execute: permissions\)\n[^\n]*deny rule "mcp__notes__delete_notes"/,
+      /✘ notes: delete_notes \[mcp-delete\] denied PRE_EXECUTE_DENIED \(pre-execute: permissions\)\n[^\n]*deny rule "mcp__notes__delete_notes"/,
     );
     // The subagent's calls pass the same hook: its rm -rf is blocked, and it answers.
     expect(out).toMatch(/✔ Read README\.md \[task:agent:0\] ok/);
     expect(out).toMatch(/✘ bash \[task:agent:1\] denied PRE_EXECUTE_DENIED \(pre-execute: hooks-bridge\)\n {4}rm -rf is not allowed/);
-    expect(out).toMatch(/✔ task \[task\] ok[^\n]*\n {4}The README explains how to run the greeter/);
+    expect(out).toMatch(/✔ Subagent reviewer \[task\] ok[^\n]*\n {4}The README explains how to run the greeter/);
     // web_fetch of the demo's own page: asked, approved, the article as Markdown without the navigation.
     expect(out).toMatch(/\? approve web_fetch \{"url":"http:\/\/127\.0\.0\.1:\d+\/news\/greeter-2"\}/);
     expect(out).toContain('## Greeter 2.0 is out');
@@ -109,7 +109,7 @@ describe('dsh demo, run as a real process', () => {
     expect(story.stdout).toMatch(
       /✔ task \[task\] ok[^\n]*\n(?: {4}·[^\n]*\n)*? {4}· subagent reviewer started \(depth 1, 2 tools, code definition\): review the project\n {4}· subagent's model turn \(under task\) 1/,
     );
-    expect(story.stdout).toContain('· subagent reviewer ended ok: stop end, 2 turn(s), 2 call(s)');
+    expect(story.stdout).toContain('· subagent reviewer ended ok: stop end, 2 turns, 2 calls');
     expect(story.stdout).toMatch(/\n {4}✘ bash \[task:agent:1\] denied PRE_EXECUTE_DENIED/);
     expect(story.stdout).toContain('· skill loaded: release-notes');
     expect(story.stdout).toContain('· todo list (3):');
@@ -124,4 +124,19 @@ describe('dsh demo, run as a real process', () => {
     expect(run.stdout).not.toContain('[bash-etc]');
     expect(run.stdout).toMatch(/\[bash-sleep\] error TOOL_TIMEOUT/);
   }, 60_000);
+
+  it('ends with a dsh log command that runs where the demo was started: pnpm dsh in the clone, dsh elsewhere', async () => {
+    const home = scratchDir();
+    const viaPnpm = { npm_config_user_agent: 'pnpm/12.23.0 npm/? node/v20.19.0 linux x64', npm_lifecycle_event: 'demo' };
+    const clone = await runDsh(['demo', '--no-sandbox'], { cwd: home, home, env: viaPnpm });
+    expect(clone.code).toBe(0);
+    expect(clone.stdout).toMatch(/Read it as the story of the session: pnpm dsh log \S+\n$/);
+    const installed = await runDsh(['demo', '--no-sandbox'], {
+      cwd: home,
+      home,
+      env: { npm_config_user_agent: '', npm_lifecycle_event: '' },
+    });
+    expect(installed.code).toBe(0);
+    expect(installed.stdout).toMatch(/Read it as the story of the session: dsh log \S+\n$/);
+  }, 240_000);
 });

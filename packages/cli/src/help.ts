@@ -17,12 +17,25 @@ const exitCodes = `Exit codes:
 const helps: Readonly<Record<string, string>> = {
   demo: `Usage: dsh demo [--no-sandbox] [--no-color]
 
-A scripted session in a fresh temporary workspace that uses every plugin: files
-read and edited (with a diff), read-before-edit, a symlink escape, a command with
-live output, one killed by its timeout, a Claude Code hook blocking rm -rf, a
-write outside the workspace stopped by the sandbox, a guard overruling an
-approval, and two Code Mode programs. Prints the JSONL session log's path.
-Offline, no configuration. Exits 1 if any call ends differently than it should.
+A scripted session in a fresh temporary workspace, offline and with no
+configuration, that goes through every plugin in fifteen steps:
+   1. two files read in parallel, allowed by the permission mode
+   2. an edit of a file just read: its diff, and a PostToolUse hook's note
+   3. an edit of a file never read (read-before-edit), a symlink escape
+   4. a command with live output
+   5. a command killed by its timeout, with its whole process tree
+   6. a PreToolUse hook from .claude/settings.json blocking rm -rf
+   7. a write outside the workspace stopped by the sandbox (bubblewrap only)
+   8. an approval overruled by a guard
+   9. a Code Mode program that reads, greps and sums up three files
+  10. a forbidden write inside a program, caught by the program
+  11. a todo list (todo_write)
+  12. a skill from .claude/skills loaded, its bundled file kept read-only
+  13. an MCP server over stdio: one tool allowed by a rule, one denied
+  14. a subagent whose calls meet the same hooks and rules
+  15. web_fetch of a page from a server on 127.0.0.1: asked, approved
+Prints the JSONL session log's path (read it with dsh log). Exits 1 if any
+call ends differently than it should.
 
 Options:
   --no-sandbox   run commands without bubblewrap even where it works
@@ -137,7 +150,7 @@ Options:
                   (default: ./dsh.config.json if present, else every plugin)
 `,
   run: `Usage: dsh run "TASK" [--provider P] [--model M] [--base-url URL]
-               [--max-turns N] [--log FILE] [--config FILE] [--strict]
+               [--max-turns N] [--log FILE] [--config FILE] [--strict] [--inbox]
 
 A coding agent in the current directory (the configuration's workspace) with
 the configured plugins: the model's answer streams to the terminal, calls are
@@ -178,6 +191,25 @@ Options:
   -c, --config FILE  configuration (default: ./dsh.config.json if present)
   --json             machine-readable output
   --strict           a configuration problem is fatal: exit 3, nothing runs
+  --inbox            also open the approval inbox (a page on 127.0.0.1; its URL
+                     with the secret token is printed once): approvals wait there
+                     as well as at the terminal, the first answer wins; without
+                     a terminal they wait only there
+`,
+  inbox: `Usage: dsh inbox [--logs DIR] [--port N] [--host ADDR]
+
+The approval inbox on a folder of session logs: a local web page listing each
+log as a session (running, waiting, done, failed), its calls as cards,
+streamed live as the logs grow. Prints the URL to open once: it holds a secret
+token that the page trades for a cookie. Serves until Ctrl-C. Approvals of
+these sessions are shown; answer them where each session runs (dsh run
+--inbox opens an inbox that can answer).
+
+Options:
+  --logs DIR     the folder of session logs (default ~/.dsh/sessions, where
+                 dsh run writes)
+  --port N       the port (default: any free one)
+  --host ADDR    the address to bind (default 127.0.0.1)
 `,
   catalog: `Usage: dsh catalog [--config FILE] [--json] [--strict]
 
@@ -191,10 +223,10 @@ Options:
 `,
 };
 
-/** The help of one command, or undefined for an unknown one. */
+/** The help of one command, or undefined for an unknown one. The exit codes are listed once, in `dsh --help`. */
 export function commandHelp(command: string): string | undefined {
   const text = helps[command];
-  return text === undefined ? undefined : `${text}\n${exitCodes}`;
+  return text === undefined ? undefined : `${text}\nExit codes: dsh --help lists them.\n`;
 }
 
 /** \`dsh --help\`. */
@@ -206,6 +238,7 @@ Commands:
   demo          a scripted session through the whole pipeline (offline, no setup)
   replay FILE   dry-run your policies on a recorded transcript or session log
   log FILE      read a session log: steps, cards, decisions, approvals, hooks
+  inbox         a web page of the session logs, live (dsh run --inbox: answer there)
   approve S C allow|deny
                 answer the approval a durable session's call waits on
   hooks check   run your hook configuration on one sample call and explain it

@@ -101,12 +101,29 @@ describe('dsh log on logs written by a real host', () => {
 
     const run = await runDsh(['log', path], { cwd: dir, home: dir });
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/session agents · \d+ events · 2 steps · 2 calls · 2 sub-calls/);
+    expect(run.stdout).toMatch(/session agents · \d+ events · 2 steps \(guessed: the log marks none\) · 2 calls · 2 sub-calls/);
     expect(run.stdout).toMatch(
       /✔ task \[task-1\] ok[^\n]*\n(?:[^\n]*\n)*? {4}✔ look \[task-1:agent:0\] ok[^\n]*\n(?:[^\n]*\n)*? {4}✔ look \[task-1:agent:1\] ok/,
     );
     expect(run.stdout).toMatch(/Step 2 [^\n]*\n✔ look \[look-1\] ok/);
     const json = JSON.parse((await runDsh(['log', path, '--json'], { cwd: dir, home: dir })).stdout) as { steps: { calls: CallJson[] }[] };
     expect(json.steps[0]?.calls[0]?.children.map((c) => c.id)).toEqual(['task-1:agent:0', 'task-1:agent:1']);
+  });
+});
+
+describe('dsh log counts on a log that marks no steps', () => {
+  it('counts two runSteps of 6 and 2 calls (ids reused, as providers number them) as 8 calls and says the steps are guessed', async () => {
+    const dir = scratchDir();
+    const path = join(dir, 'steps.jsonl');
+    const host = createHost({ session: 'steps', sink: jsonlSink(path), defaultDecision: 'allow' });
+    host.tools.register(
+      defineTool({ name: 'echo', description: 'Echoes.', input: z.object({ t: z.string() }), execute: ({ t }) => ({ t }) }),
+    );
+    await host.runStep({ calls: Array.from({ length: 6 }, (_, i) => ({ id: `call_${i}`, name: 'echo', args: { t: `a${i}` } })) });
+    await host.runStep({ calls: Array.from({ length: 2 }, (_, i) => ({ id: `call_${i}`, name: 'echo', args: { t: `b${i}` } })) });
+    await host.close();
+    const run = await runDsh(['log', path, '--no-color'], { cwd: dir, home: dir });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/session steps · 16 events · \d+ steps \(guessed: the log marks none\) · 8 calls\n/);
   });
 });

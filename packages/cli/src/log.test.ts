@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runDsh, scratchDir } from './fixtures/run-dsh.js';
+import { claudeTranscript, runDsh, scratchDir } from './fixtures/run-dsh.js';
 
 interface CallJson {
   id: string;
@@ -52,7 +52,7 @@ describe('dsh log', () => {
     const out = run.stdout;
     expect(out.includes('\u001b[')).toBe(false);
     // Without the sandbox the demo skips its step 7.
-    expect(out).toMatch(/session demo · \d+ events · 15 steps · 19 calls · 7 sub-calls/);
+    expect(out).toMatch(/session demo · \d+ events · 15 steps \(guessed: the log marks none\) · 19 calls · 7 sub-calls/);
     expect(out).toMatch(/Step 1 · \d\d:\d\d:\d\d\.\d+ · 2 calls · /);
     // Cards as the demo draws them (the tools' own presenters), each with how long it took.
     expect(out).toMatch(/✘ Edit src\/util\.js \[edit-unread\] denied FS_NOT_READ \(execute: tool-fs\/read-before-edit\) · \d/);
@@ -209,6 +209,15 @@ describe('dsh log', () => {
     expect(run.stdout).toMatch(/✘ [^\n]*\[c2\] denied APPROVAL_REJECTED \(approval\)/);
     const json = JSON.parse((await runDsh(['log', file, '--json'], { cwd: dir, home })).stdout) as SessionJson;
     expect(json.unknownEventTypes).toEqual(['future/setup', 'teleport/charged']);
+  });
+
+  it('points a Claude Code transcript given to dsh log at dsh replay', async () => {
+    const dir = scratchDir();
+    const transcript = join(dir, 'transcript.jsonl');
+    writeFileSync(transcript, readFileSync(claudeTranscript, 'utf8'));
+    const run = await runDsh(['log', transcript], { cwd: dir, home });
+    expect(run.code).toBe(4);
+    expect(run.stderr).toContain(`not a session event; this is a Claude Code transcript: dsh replay ${transcript} reads it`);
   });
 
   it('exits 4 naming the line for a log broken in the middle, a file that is missing, and a directory', async () => {

@@ -169,16 +169,16 @@ describe('dsh replay of other inputs', () => {
     ]);
   });
 
-  it('exits 4 with TRANSCRIPT_INVALID naming the line of a broken transcript, or when it has no tool calls', async () => {
+  it('exits 4 with TRANSCRIPT_INVALID when a transcript has no tool calls, naming its unreadable lines', async () => {
     const dir = scratchDir();
     const broken = put(dir, 'broken.jsonl', '{"type":"user"}\nnot json at all\n{"type":"user"}\n');
     const run = await runDsh(['replay', broken], { cwd: dir, home: dir });
     expect(run.code).toBe(4);
-    expect(run.stderr).toContain('broken.jsonl:2: not a JSON line');
+    expect(run.stderr).toContain('broken.jsonl: no tool calls found (1 line unreadable, the first 2: not a JSON line)');
     const empty = put(dir, 'chat.jsonl', '{"type":"user","message":{"role":"user","content":"hi"}}\n');
     const none = await runDsh(['replay', empty], { cwd: dir, home: dir });
     expect(none.code).toBe(4);
-    expect(none.stderr).toContain('no tool calls found');
+    expect(none.stderr).toContain('no tool calls found (expected');
     const block = put(
       dir,
       'block.jsonl',
@@ -186,15 +186,34 @@ describe('dsh replay of other inputs', () => {
     );
     const bad = await runDsh(['replay', block], { cwd: dir, home: dir });
     expect(bad.code).toBe(4);
-    expect(bad.stderr).toContain('block.jsonl:1: message.content[0]: a tool_use block needs a string id');
+    expect(bad.stderr).toContain('the first 1: message.content[0]: a tool_use block needs a string id');
   });
 
-  it('drops a torn last line, as a transcript still being written has', async () => {
+  it('replays the rest of a transcript with a bad line in the middle, and says which line it left out', async () => {
+    const ws = workspace();
+    const lines = readFileSync(claudeTranscript, 'utf8').split('\n');
+    const broken = put(ws.base, 'middle.jsonl', [...lines.slice(0, 2), 'not json at all', ...lines.slice(2)].join('\n'));
+    const json = await runDsh(['replay', broken, '--json'], { cwd: ws.root, home: ws.home });
+    expect(json.code).toBe(0);
+    const report = JSON.parse(json.stdout) as Report & { transcript: { skipped: { line: number; reason: string }[] } };
+    expect(report.summary.calls).toBe(11);
+    expect(report.transcript.skipped).toEqual([{ line: 3, reason: 'not a JSON line' }]);
+    const text = await runDsh(['replay', broken, '--no-color'], { cwd: ws.root, home: ws.home });
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain(`${broken}:3: not a JSON line: left out`);
+  });
+
+  it('leaves out a torn last line, as a transcript still being written has, and says so', async () => {
     const ws = workspace();
     const text = readFileSync(claudeTranscript, 'utf8');
     const torn = put(ws.base, 'torn.jsonl', `${text}{"type":"assistant","message":{"id":"msg_x","content":[{"type":"tool_`);
     const run = await runDsh(['replay', torn, '--json'], { cwd: ws.root, home: ws.home });
     expect(run.code).toBe(0);
-    expect((JSON.parse(run.stdout) as Report).summary.calls).toBe(11);
+    const report = JSON.parse(run.stdout) as Report & { transcript: { skipped: { line: number; reason: string }[] } };
+    expect(report.summary.calls).toBe(11);
+    const last = text.split('\n').length;
+    expect(report.transcript.skipped).toEqual([{ line: last, reason: 'the last line was cut mid-write' }]);
+    const plain = await runDsh(['replay', torn, '--no-color'], { cwd: ws.root, home: ws.home });
+    expect(plain.stdout).toContain(`${torn}:${last}: the last line was cut mid-write: left out`);
   });
 });

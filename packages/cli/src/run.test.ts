@@ -1,5 +1,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 // The agent package's fake Chat Completions server: real HTTP on 127.0.0.1, checking every request it gets.
@@ -79,7 +81,7 @@ describe('dsh run', () => {
     try {
       // The question's own prompt: readline is reading the terminal from then on.
       const asked = await waitForScreen(socket, /\[n\] no\n +>/);
-      expect(asked).toContain('wants to run bash {"command":"echo approved > out.txt"}');
+      expect(asked).toContain('the agent wants to run bash {"command":"echo approved > out.txt"}');
       expect(existsSync(join(root, 'out.txt'))).toBe(false);
       execFileSync('tmux', ['-L', socket, 'send-keys', '-t', 'run', 'y', 'Enter']);
       // The exit code is written once dsh has exited: everything it printed is on the screen by then.
@@ -129,6 +131,46 @@ describe('dsh run', () => {
     const second = JSON.stringify(server.requests[1]?.body);
     expect(second).toContain('no terminal to ask');
     expect(server.problems).toEqual([]);
+  });
+
+  it('logs the task it was given first, so dsh log can say what the agent was asked', async () => {
+    const server = await model();
+    const { root, home, log } = project();
+    const run = await runDsh(['run', 'write out.txt', 'please', '--base-url', server.url, '--log', log], {
+      cwd: root,
+      home,
+      env: { DEEPSEEK_API_KEY: 'test-key' },
+    });
+    expect(run.code).toBe(0);
+    const [first] = readFileSync(log, 'utf8').split('\n');
+    expect(JSON.parse(first ?? '')).toMatchObject({
+      type: 'run/task',
+      data: { task: 'write out.txt please', provider: 'deepseek', model: 'deepseek-v4-flash', workspace: root },
+    });
+    const read = await runDsh(['log', log, '--no-color'], { cwd: root, home });
+    expect(read.code).toBe(0);
+    expect(read.stdout).toContain('task (dsh run, deepseek deepseek-v4-flash): write out.txt please');
+    expect(read.stdout).not.toContain('shows raw');
+  });
+
+  it('needs no API key for a server on this machine, and names the URL and the system error when it cannot be reached', async () => {
+    const { root, home, log } = project();
+    // A port nothing listens on: bound, then closed.
+    const port = await new Promise<number>((done) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as AddressInfo;
+        probe.close(() => done(port));
+      });
+    });
+    const url = `http://127.0.0.1:${port}/v1`;
+    const run = await runDsh(['run', 'anything', '--base-url', url, '--log', log], {
+      cwd: root,
+      home,
+      env: { DEEPSEEK_API_KEY: '', OPENAI_API_KEY: '' },
+    });
+    expect(run.stderr).not.toContain('MODEL_UNAVAILABLE');
+    expect(run.code).toBe(5);
+    expect(run.stdout).toContain(`stopped: model-error (AGENT_MODEL_FAILED: cannot reach ${url}: connect ECONNREFUSED 127.0.0.1:${port})`);
   });
 
   it('says which variable to set when there is no API key, and checks its arguments', async () => {

@@ -34,6 +34,17 @@ async function startWorker(port) {
 }
 
 const log = (text) => console.log(`[demo] ${text}`);
+
+/** An output in one line, never cut mid-value: a command's exit and first line of stdout, else short JSON or its keys. */
+function brief(output) {
+  if (typeof output === 'object' && output !== null && 'exitCode' in output) {
+    const first = String(output.stdout ?? '').split('\n')[0];
+    return `exit ${output.exitCode}${first === '' ? '' : `, stdout ${JSON.stringify(first)}`}`;
+  }
+  const json = JSON.stringify(output);
+  if (json.length <= 100 || typeof output !== 'object' || output === null) return json;
+  return `{ ${Object.keys(output).join(', ')} }`;
+}
 try {
   const engine = await startRestate(dir, { fastRetries: true });
   children.push(engine.child);
@@ -56,7 +67,7 @@ try {
   log(`worker 2 (pid ${second.pid}) took over the same URL; the engine replays the session there`);
   const { results } = await pending;
   for (const { id, outcome } of results) {
-    const detail = outcome.status === 'ok' ? JSON.stringify(outcome.output).slice(0, 80) : JSON.stringify(outcome.error ?? outcome.reason);
+    const detail = outcome.status === 'ok' ? brief(outcome.output) : JSON.stringify(outcome.error ?? outcome.reason);
     log(`${id}: ${outcome.status} ${detail}`);
   }
   log(`side effects: ${JSON.stringify((await readFile(effects, 'utf8')).trim().split('\n'))}`);

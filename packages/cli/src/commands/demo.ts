@@ -4,6 +4,7 @@ import type { PermissionPrompt } from '@deepseek-ai/dsh-permissions';
 import { bwrapSandbox } from '@deepseek-ai/dsh-tool-bash';
 import { ExitCode } from '../exit-codes.js';
 import { buildHost } from '../host-factory.js';
+import { dshCommand } from '../invoked-as.js';
 import type { CliIo } from '../io.js';
 import { codeOf, indent } from '../render/cards.js';
 import { TerminalUi } from '../render/terminal-ui.js';
@@ -301,7 +302,7 @@ export async function runDemo(io: CliIo, options: DemoOptions): Promise<ExitCode
   }
   const events = readFileSync(ws.logPath, 'utf8').split('\n').filter(Boolean).length;
   io.stdout.write(`\n${s.bold('Session log')} (JSONL, ${events} events): ${ws.logPath}\n`);
-  io.stdout.write(`${s.dim('Read it as the story of the session:')} dsh log ${ws.logPath}\n`);
+  io.stdout.write(`${s.dim('Read it as the story of the session:')} ${dshCommand(io.env)} log ${ws.logPath}\n`);
   if (failures.length > 0) {
     io.stderr.write(`dsh demo: ${failures.length} step(s) did not end as expected:\n${indent(failures.join('\n'), '  ')}\n`);
     return ExitCode.EXPECTATION_FAILED;

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { DshError, type Host, type LoadedSessionLog, loadSessionLog, messageOf } from '@deepseek-ai/dsh-core';
 import { loadConfig } from '../config.js';
@@ -61,9 +62,10 @@ export async function runLog(io: CliIo, options: LogOptions): Promise<ExitCode> 
         [
           view.session === undefined ? undefined : `session ${view.session}`,
           `${events.length} events`,
-          `${view.steps.length} step${view.steps.length === 1 ? '' : 's'}`,
-          `${calls.filter((c) => c.parent === undefined).length} calls`,
-          calls.some((c) => c.parent !== undefined) ? `${calls.filter((c) => c.parent !== undefined).length} sub-calls` : undefined,
+          // Without agent/turn events the log cannot tell a step of 6 calls from 6 steps of one: say it guesses.
+          `${plural(view.steps.length, 'step')}${view.stepsMarked || view.steps.length === 0 ? '' : ' (guessed: the log marks none)'}`,
+          plural(view.counts.calls, 'call'),
+          view.counts.subCalls > 0 ? plural(view.counts.subCalls, 'sub-call') : undefined,
         ]
           .filter((p) => p !== undefined)
           .join(' · '),
@@ -111,13 +113,34 @@ function sessionRoot(events: readonly LoggedEvent[]): string | undefined {
   return undefined;
 }
 
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
 async function load(file: string): Promise<LoadedSessionLog> {
   try {
     return await loadSessionLog(file);
   } catch (error) {
     // Named as replay names a file it cannot read: Node's EISDIR message, unlike ENOENT's, carries no path.
-    const message = DshError.isInstance(error) ? messageOf(error) : `${file}: cannot read the session log: ${messageOf(error)}`;
+    const message = DshError.isInstance(error)
+      ? `${messageOf(error)}${looksLikeClaudeTranscript(file) ? `; this is a Claude Code transcript: dsh replay ${file} reads it` : ''}`
+      : `${file}: cannot read the session log: ${messageOf(error)}`;
     throw new CliError(CliErrorCode.TRANSCRIPT_INVALID, message, { cause: error });
+  }
+}
+
+/** True when the file's first JSON line has Claude Code's transcript shape (`type` user/assistant/summary…, no `seq`). */
+function looksLikeClaudeTranscript(file: string): boolean {
+  try {
+    const first = readFileSync(file, 'utf8')
+      .split('\n')
+      .find((line) => line.trim() !== '');
+    const entry: unknown = JSON.parse(first ?? '');
+    if (typeof entry !== 'object' || entry === null) return false;
+    const e = entry as Record<string, unknown>;
+    return typeof e.type === 'string' && e.seq === undefined && ('sessionId' in e || 'message' in e || 'uuid' in e || e.type === 'summary');
+  } catch {
+    return false;
   }
 }
 

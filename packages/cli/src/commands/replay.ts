@@ -79,7 +79,9 @@ export async function runReplay(io: CliIo, options: ReplayOptions): Promise<Exit
     recorder.stop();
     // Rules suggested against a policy with a file left out would be suggested against the wrong policy.
     advice =
-      perms === undefined || configProblems.length > 0 ? undefined : await adviseOnPolicy(perms, rows, recorder, (row) => hostIds.get(row));
+      perms === undefined || configProblems.length > 0
+        ? undefined
+        : await adviseOnPolicy(perms, rows, recorder, (row) => hostIds.get(row), workspace);
   } finally {
     await shutdown();
   }
@@ -88,7 +90,12 @@ export async function runReplay(io: CliIo, options: ReplayOptions): Promise<Exit
   const failed = checked?.some((c) => !c.ok) ?? false;
   if (options.json) {
     const report = {
-      transcript: { file: resolve(io.cwd, options.file), format: transcript.format, cwd: transcript.cwd ?? null },
+      transcript: {
+        file: resolve(io.cwd, options.file),
+        format: transcript.format,
+        cwd: transcript.cwd ?? null,
+        skipped: transcript.skipped,
+      },
       mode: options.execute ? 'execute' : 'dry-run',
       workspace,
       approval: answer,
@@ -103,6 +110,8 @@ export async function runReplay(io: CliIo, options: ReplayOptions): Promise<Exit
     io.stdout.write(
       `${io.style.dim(`${transcript.format === 'claude' ? 'Claude Code transcript' : 'dsh session log'} · ${mode} · approvals answered "${answer}"`)}\n`,
     );
+    for (const { line, reason } of transcript.skipped)
+      io.stdout.write(`${io.style.yellow(`${options.file}:${line}: ${reason}: left out`)}\n`);
     io.stdout.write(renderReplay(io.style, rows, summary, checked, { wide: !io.isTTY, workspace }));
     if (advice !== undefined) io.stdout.write(renderAdvice(io.style, advice, rows));
     else if (perms !== undefined && configProblems.length > 0)

@@ -10,11 +10,15 @@ import { announceConfigProblems } from '../config-problems.js';
 import { CliError, CliErrorCode } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { buildHost } from '../host-factory.js';
+import { dshCommand } from '../invoked-as.js';
 import type { CliIo } from '../io.js';
 import { TerminalUi } from '../render/terminal-ui.js';
 import { terminalAuthorization, terminalElicitation } from '../run/mcp-prompts.js';
+import { isLocalEndpoint, unreachableBecause } from '../run/model-endpoint.js';
 import { systemPrompt } from '../run/system-prompt.js';
+import { logTask } from '../run/task-event.js';
 import { refusingPrompt, terminalPrompt } from '../run/terminal-prompt.js';
+import { inboxPrompt, openRunInbox } from './inbox.js';
 
 /** The providers `dsh run --provider` accepts (`deepseek`, the default, is Chat Completions on DeepSeek's API). */
 export const runProviders: readonly Provider[] = ['deepseek', 'openai', 'openai-responses', 'anthropic', 'gemini'];
@@ -32,6 +36,8 @@ export interface RunOptions {
   readonly log?: string;
   /** Any configuration problem (a settings file skipped, a rule or hook left out) is fatal: `CONFIG_INVALID`, nothing runs. */
   readonly strict?: boolean;
+  /** Open an approval inbox for this run: approvals wait in its page as well as at the terminal; the first answer wins. */
+  readonly inbox?: boolean;
   /** A model to use instead of connecting to one (tests of the library). */
   readonly modelOverride?: Model;
 }
@@ -65,10 +71,13 @@ export async function runRun(io: CliIo, options: RunOptions): Promise<ExitCode> 
     controller.abort(new DshError('ABORTED', 'stopped with Ctrl-C'));
   };
   const terminal = io.stdin?.isTTY === true ? io.stdin : undefined;
+  const atTerminal =
+    terminal === undefined ? undefined : terminalPrompt({ input: terminal, output: process.stdout, ui, style: s, onInterrupt: interrupt });
+  const inbox = options.inbox === true ? await openRunInbox() : undefined;
   const prompt =
-    terminal === undefined
-      ? refusingPrompt(ui, s)
-      : terminalPrompt({ input: terminal, output: process.stdout, ui, style: s, onInterrupt: interrupt });
+    inbox !== undefined
+      ? inboxPrompt(inbox, atTerminal, () => ui.line(`    ${s.dim('→ answered in the inbox')}`))
+      : (atTerminal ?? refusingPrompt(ui, s));
   const built = await buildHost({
     workspace: loaded.workspace,
     config: loaded.config,
@@ -86,7 +95,12 @@ export async function runRun(io: CliIo, options: RunOptions): Promise<ExitCode> 
         authorize: terminalAuthorization({ input: terminal, output: process.stdout, ui, style: s }),
       },
     },
+  }).catch(async (error: unknown) => {
+    // The inbox's server would keep the process alive after the error is reported.
+    await inbox?.close();
+    throw error;
   });
+  inbox?.attach(built.host, { label: options.task.slice(0, 80) });
   announceConfigProblems(io, built.configProblems);
   process.on('SIGINT', interrupt);
   let result: AgentResult;
@@ -104,8 +118,16 @@ export async function runRun(io: CliIo, options: RunOptions): Promise<ExitCode> 
       if (server.state !== 'ready')
         ui.line(s.yellow(`mcp: ${server.name} is ${server.state}${server.lastError ? `: ${server.lastError.message}` : ''}`));
     }
-    if (terminal === undefined) ui.line(s.yellow('stdin is not a terminal: calls that need approval will be refused'));
+    if (inbox !== undefined) io.stdout.write(`${s.dim('inbox:')} ${inbox.url}\n`);
+    else if (terminal === undefined) ui.line(s.yellow('stdin is not a terminal: calls that need approval will be refused'));
     io.stdout.write(`${s.dim('session log:')} ${logPath}\n\n`);
+    // The log says what was asked, so dsh log can tell the whole story.
+    await logTask(built.host, {
+      task: options.task,
+      provider,
+      ...(name === '' ? {} : { model: name }),
+      workspace: loaded.workspace,
+    });
     result = await runAgent({
       host: built.host,
       model,
@@ -119,16 +141,24 @@ export async function runRun(io: CliIo, options: RunOptions): Promise<ExitCode> 
     process.off('SIGINT', interrupt);
     ui.close();
     await built.shutdown();
+    await inbox?.close();
   }
   ui.line('');
   const usage = result.usage === undefined ? '' : ` · ${usageText(result.usage)}`;
   const turns = `${result.turns} turn${result.turns === 1 ? '' : 's'}`;
+  // The SDK's "Connection error." names neither the server nor the cause: say both.
+  const endpoint = options.baseUrl ?? providers[provider].baseURL;
+  let errorMessage = result.error?.message;
+  if (errorMessage !== undefined && /connection error/i.test(errorMessage) && endpoint !== undefined) {
+    const because = await unreachableBecause(endpoint);
+    errorMessage = `cannot reach ${endpoint}${because === undefined ? '' : `: ${because}`}`;
+  }
   if (result.stop === 'end') io.stdout.write(`${s.green('✔')} done · ${turns}${usage}\n`);
   else
     io.stdout.write(
-      `${s.red('✘')} stopped: ${result.stop}${result.error ? ` (${result.error.code}: ${result.error.message})` : ''} · ${turns}${usage}\n`,
+      `${s.red('✘')} stopped: ${result.stop}${result.error ? ` (${result.error.code}: ${errorMessage})` : ''} · ${turns}${usage}\n`,
     );
-  io.stdout.write(`${s.dim('Session log:')} ${logPath}\n${s.dim('Read it:')} dsh log ${logPath}\n`);
+  io.stdout.write(`${s.dim('Session log:')} ${logPath}\n${s.dim('Read it:')} ${dshCommand(io.env)} log ${logPath}\n`);
   return result.stop === 'end' ? ExitCode.OK : ExitCode.AGENT_STOPPED;
 }
 
@@ -139,10 +169,18 @@ function checkProvider(given: string | undefined): Provider {
 }
 
 async function connect(io: CliIo, provider: Provider, options: RunOptions): Promise<Model> {
+  if (options.baseUrl !== undefined && !URL.canParse(options.baseUrl))
+    throw new CliError(CliErrorCode.USAGE, `run: --base-url must be a URL (http://127.0.0.1:8000/v1), not "${options.baseUrl}"`);
+  // A server on this machine (llama.cpp, vLLM, Ollama) takes no key: do not demand one.
+  const keyless =
+    options.baseUrl !== undefined &&
+    isLocalEndpoint(options.baseUrl) &&
+    !providers[provider].keyEnv.some((name) => (io.env[name] ?? '') !== '');
   try {
     return await connectModel({
       provider,
       env: { ...io.env },
+      ...(keyless ? { apiKey: 'no-key-for-a-local-server' } : {}),
       stream: true,
       ...(options.model === undefined ? {} : { model: options.model }),
       ...(options.baseUrl === undefined ? {} : { baseURL: options.baseUrl }),

@@ -5,6 +5,11 @@ const isRecord = (v: unknown): v is Data => typeof v === 'object' && v !== null 
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 
+/** `1 call`, `2 calls`. */
+function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+
 /** Milliseconds for people: `61 ms`, `1.2 s`. */
 export function formatMs(ms: number): string {
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
@@ -93,7 +98,7 @@ const describers: Readonly<Record<string, Describer>> = {
     str(d.status) === undefined
       ? `program called ${str(d.name) ?? '?'} [${str(d.subCall) ?? '?'}]`
       : `program's call ${str(d.name) ?? '?'} [${str(d.subCall) ?? '?'}] settled ${d.status}${
-          num(d.droppedContext) ? `; ${d.droppedContext} part(s) of additional context dropped` : ''
+          num(d.droppedContext) ? `; ${count(num(d.droppedContext) as number, 'part')} of additional context dropped` : ''
         }`,
   'tool/late-settlement': (d) =>
     `late settlement: the body settled ${str(d.status) ?? '?'}${str(d.code) === undefined ? '' : ` ${d.code}`} after ${
@@ -110,7 +115,7 @@ const describers: Readonly<Record<string, Describer>> = {
   'session/resumed': (d) =>
     num(d.afterSeq) === undefined
       ? undefined
-      : `session resumed after event ${d.afterSeq}: ${num(d.interrupted) ?? '?'} call(s) had no result${
+      : `session resumed after event ${d.afterSeq}: ${num(d.interrupted) === undefined ? '? calls' : count(num(d.interrupted) as number, 'call')} had no result${
           num(d.tornLine) === undefined ? '' : `; the torn line ${d.tornLine} is skipped`
         }`,
   'context/message': (d) => (str(d.text) === undefined ? undefined : `context for the next model message: ${oneLine(d.text as string)}`),
@@ -127,18 +132,30 @@ const describers: Readonly<Record<string, Describer>> = {
   },
   'bash/sandbox': (d) =>
     `sandbox: ${str(d.provider) ?? '?'}${str(d.fallbackReason) === undefined ? '' : ` (fallback: ${d.fallbackReason})`}`,
+  'network/connect': (d) => {
+    const where = `${str(d.host) ?? '?'}${num(d.port) === undefined ? '' : `:${d.port}`}`;
+    const how = `${str(d.protocol) ?? '?'}, decided by ${str(d.decidedBy) ?? '?'}`;
+    const code = str(d.code) === undefined ? '' : `: ${d.code}${str(d.reason) === undefined ? '' : ` (${d.reason})`}`;
+    if (d.decision === 'deny') return `network: ${where} refused (${how})${code}`;
+    const took = num(d.durationMs) === undefined ? '?' : formatMs(d.durationMs as number);
+    return `network: ${where} opened (${how}), ${num(d.bytesUp) ?? '?'} B up, ${num(d.bytesDown) ?? '?'} B down in ${took}${code}`;
+  },
   'retry/attempt': (d) =>
     `attempt ${num(d.attempt) ?? '?'} of ${num(d.maxAttempts) ?? '?'} failed ${str(d.code) ?? '?'} after ${
       num(d.durationMs) === undefined ? '?' : formatMs(d.durationMs as number)
     }: ${str(d.decision) ?? '?'}`,
   'code-mode/call-cancelled': (d) => `program's call ${str(d.name) ?? '?'} [${str(d.subCall) ?? '?'}] cancelled: ${str(d.reason) ?? '?'}`,
   'skill/loaded': (d) =>
-    `skill loaded: ${str(d.name) ?? '?'} from ${str(d.source) ?? str(d.directory) ?? '?'} (${num(d.files) ?? '?'} files)`,
+    `skill loaded: ${str(d.name) ?? '?'} from ${str(d.source) ?? str(d.directory) ?? '?'} (${num(d.files) === undefined ? '? files' : count(num(d.files) as number, 'file')})`,
+  'run/task': (d) =>
+    str(d.task) === undefined
+      ? undefined
+      : `task (dsh run, ${str(d.provider) ?? '?'}${str(d.model) === undefined ? '' : ` ${d.model}`}): ${oneLine(d.task as string)}`,
   'agent/turn': (d) => {
     const calls = Array.isArray(d.calls) ? d.calls.length : 0;
     const text = str(d.text) === undefined || d.text === '' ? '' : ` — ${oneLine(d.text as string)}`;
     const whose = str(d.parent) === undefined ? 'model turn' : `subagent's model turn (under ${d.parent})`;
-    return `${whose} ${num(d.turn) ?? '?'}${str(d.model) === undefined ? '' : ` (${d.model})`}: ${calls} call(s), stop ${str(d.stop) ?? '?'}${text}`;
+    return `${whose} ${num(d.turn) ?? '?'}${str(d.model) === undefined ? '' : ` (${d.model})`}: ${count(calls, 'call')}, stop ${str(d.stop) ?? '?'}${text}`;
   },
   'subagent/start': (d) => {
     if (!isRecord(d.agent)) return undefined;
@@ -150,7 +167,7 @@ const describers: Readonly<Record<string, Describer>> = {
     if (!isRecord(d.agent)) return undefined;
     const usage = isRecord(d.usage) ? `, ${num(d.usage.inputTokens) ?? '?'} tokens in, ${num(d.usage.outputTokens) ?? '?'} out` : '';
     const outcome = str(d.outcome) === 'ok' ? 'ok' : `${str(d.outcome) ?? '?'}${str(d.code) === undefined ? '' : ` ${d.code}`}`;
-    return `subagent ${str(d.agent.type) ?? '?'} ended ${outcome}: stop ${str(d.stop) ?? '?'}, ${num(d.turns) ?? '?'} turn(s), ${num(d.calls) ?? '?'} call(s)${usage}`;
+    return `subagent ${str(d.agent.type) ?? '?'} ended ${outcome}: stop ${str(d.stop) ?? '?'}, ${num(d.turns) === undefined ? '? turns' : count(num(d.turns) as number, 'turn')}, ${num(d.calls) === undefined ? '? calls' : count(num(d.calls) as number, 'call')}${usage}`;
   },
   'hooks-bridge/config-problem': (d) =>
     `hook configuration problem in ${str(d.source) ?? '?'} ${str(d.entry) ?? ''}: ${str(d.message) ?? ''}`,

@@ -38,7 +38,7 @@ describe('a resumed session', () => {
     expect(view.steps.map((s) => s.calls.map((c) => c.id))).toEqual([['c1', 'c2']]);
     expect(view.calls.get('c1')?.outcome?.status).toBe('ok');
     expect(view.calls.get('c2')?.outcome).toMatchObject({ status: 'error', error: { code: 'TOOL_INTERRUPTED' } });
-    expect(describeEvent(resumed[2] as LoggedEvent).text).toBe('session resumed after event 2: 2 call(s) had no result');
+    expect(describeEvent(resumed[2] as LoggedEvent).text).toBe('session resumed after event 2: 2 calls had no result');
     expect(describeEvent(resumed[3] as LoggedEvent).text).toBe(
       'interrupted by a crash (its call is event 1): read is idempotent, so the resume runs it again',
     );
@@ -121,6 +121,34 @@ describe('describeEvent', () => {
       raw: true,
     });
     expect(describeEvent(ev('approval/answer', 'a', { verdict: 1 })).raw).toBe(true);
+    const connect = { connection: 1, protocol: 'http-connect', host: 'registry.npmjs.org', port: 443, bytesUp: 517, startedAt: '' };
+    expect(
+      describeEvent(
+        ev('network/connect', 'b', {
+          ...connect,
+          decision: 'allow',
+          decidedBy: 'allowedDomains *.npmjs.org',
+          bytesDown: 18342,
+          durationMs: 412,
+        }),
+      ),
+    ).toEqual({
+      text: 'network: registry.npmjs.org:443 opened (http-connect, decided by allowedDomains *.npmjs.org), 517 B up, 18342 B down in 412 ms',
+      raw: false,
+    });
+    expect(
+      describeEvent(
+        ev('network/connect', 'b', {
+          ...connect,
+          decision: 'deny',
+          decidedBy: 'approval',
+          code: 'EGRESS_DENIED',
+          reason: 'rejected',
+          bytesDown: 0,
+          durationMs: 3,
+        }),
+      ).text,
+    ).toBe('network: registry.npmjs.org:443 refused (http-connect, decided by approval): EGRESS_DENIED (rejected)');
     for (const data of [null, [], 'text', 42, { by: 'not-a-list', decision: 7 }]) {
       for (const type of ['permissions/decision', 'hook/result', 'todo/write', 'tool/result', 'agent/turn']) {
         expect(() => describeEvent(ev(type, 'a', data))).not.toThrow();

@@ -53,8 +53,12 @@ export interface SessionView {
   readonly steps: readonly StepView[];
   /** Events before the first step that belong to no call (a plugin's configuration problem, say). */
   readonly preamble: readonly LoggedEvent[];
-  /** Every call by id, sub-calls included. */
+  /** Every call by id, sub-calls included (an id a later step used again: its last call). */
   readonly calls: ReadonlyMap<string, CallView>;
+  /** Top-level calls and sub-calls, each counted once even when a later step used its id again. */
+  readonly counts: { readonly calls: number; readonly subCalls: number };
+  /** True when the log marks its steps (`agent/turn`); otherwise steps are guessed from calls that overlapped. */
+  readonly stepsMarked: boolean;
 }
 
 const nested = /^(.+):(code|agent):\d+$/;
@@ -82,6 +86,9 @@ export function viewOf(events: readonly LoggedEvent[]): SessionView {
   const open = new Set<string>();
   let current: StepView | undefined;
   let closed = true;
+  let stepsMarked = false;
+  let topLevel = 0;
+  let subCalls = 0;
   const newStep = (turn: LoggedEvent | undefined): StepView => {
     current = { index: steps.length + 1, turn, calls: [], notes: [] };
     steps.push(current);
@@ -90,6 +97,7 @@ export function viewOf(events: readonly LoggedEvent[]): SessionView {
   };
   for (const event of events) {
     if (event.type === 'agent/turn' && (!isRecord(event.data) || event.data.parent === undefined)) {
+      stepsMarked = true;
       newStep(event);
       continue;
     }
@@ -119,11 +127,15 @@ export function viewOf(events: readonly LoggedEvent[]): SessionView {
       };
       calls.set(event.call, view);
       if (parent !== undefined) {
+        subCalls += 1;
         parent.children.push(view);
         continue;
       }
+      topLevel += 1;
+      // Providers number calls per message (call_0, call_1, …): an id seen before, finished, is a new model step.
+      const reused = earlier !== undefined && earlier.parent === undefined;
       const step =
-        current !== undefined && !closed && (open.size > 0 || current.calls.length === 0 || current.turn !== undefined)
+        current !== undefined && !closed && !reused && (open.size > 0 || current.calls.length === 0 || current.turn !== undefined)
           ? current
           : newStep(undefined);
       step.calls.push(view);
@@ -151,7 +163,7 @@ export function viewOf(events: readonly LoggedEvent[]): SessionView {
       // A step whose calls all finished stays open for its context message; the next top-level call starts a new one.
     }
   }
-  return { session: events[0]?.session, steps, preamble, calls };
+  return { session: events[0]?.session, steps, preamble, calls, counts: { calls: topLevel, subCalls }, stepsMarked };
 }
 
 /** Milliseconds between two logged timestamps; undefined when either is missing or unreadable. */

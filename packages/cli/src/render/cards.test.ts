@@ -10,7 +10,7 @@ const ok = (output: JsonValue): Outcome => ({ status: 'ok', stage: 'execute', ou
 describe('cards', () => {
   it('draws an ok command that exited non-zero, or was killed, as a failure; exit 0 as a success', () => {
     expect(renderCompleted(plain, id, { title: 'bash', summary: 'exit 1' }, ok({ exitCode: 1, signal: null }))).toBe(
-      '✘ bash [c1] ok, exit 1 (execute)',
+      '✘ bash [c1] exit 1 (execute)',
     );
     expect(failureOfOk(ok({ exitCode: null, signal: 'SIGKILL' }))).toBe('killed by SIGKILL');
     expect(renderCompleted(plain, id, { title: 'bash', summary: 'exit 0' }, ok({ exitCode: 0, signal: null }))).toBe(

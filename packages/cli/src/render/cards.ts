@@ -63,19 +63,21 @@ export interface CompletedOptions {
 /**
  * A call with its one result: `✔ title [id] ok (stage)`,
  * `✘ title [id] denied FS_NOT_READ (execute: tool-fs/read-before-edit)`, or
- * for an `ok` command that exited non-zero `✘ bash [id] ok, exit 1 (execute)`,
+ * for an `ok` command that exited non-zero `✘ bash [id] exit 1 (execute)`,
  * then the card's body: diffs coloured line by line, long bodies cut.
  */
 export function renderCompleted(style: Style, call: CallIdentity, card: Card, outcome: Outcome, options: CompletedOptions = {}): string {
   const failed = failureOfOk(outcome);
   const colour = outcome.status === 'ok' && failed === undefined ? style.green : outcome.status === 'denied' ? style.yellow : style.red;
-  const code = codeOf(outcome) ?? failed;
-  const status = failed === undefined ? outcome.status : `${outcome.status},`;
+  // An ok command that failed reads as its failure (`exit 1`), not `ok, exit 1`: the model still gets its output.
+  const code = failed === undefined ? codeOf(outcome) : undefined;
+  const status = failed ?? outcome.status;
   const head = `${colour(outcome.status === 'ok' && failed === undefined ? '✔' : '✘')} ${style.bold(card.title)} ${style.dim(
     `[${call.id}]`,
   )} ${colour(status)}${code === undefined ? '' : ` ${colour(code)}`} ${style.dim(`(${decidedBy(outcome)})`)}`;
   // A summary that only repeats the status or code (`denied: FS_NOT_READ`, `exit 1`) says nothing the head does not.
-  const repeats = card.summary === outcome.status || (code !== undefined && card.summary?.endsWith(code) === true);
+  const repeats =
+    card.summary === outcome.status || card.summary === failed || (code !== undefined && card.summary?.endsWith(code) === true);
   const summary = card.summary && !repeats ? ` ${card.summary}` : '';
   const why = reasonText(outcome);
   const reason = why !== undefined && why !== card.body ? `\n${indent(why)}` : '';

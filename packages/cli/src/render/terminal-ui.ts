@@ -22,6 +22,8 @@ export class TerminalUi implements UiAdapter {
   readonly #partial = new Map<string, string>();
   /** Pending bodies already shown (a program's text), so the completed card does not repeat them. */
   readonly #shownBodies = new Map<string, string>();
+  /** Calls whose output was shown live, line by line: their completed card does not print it again. */
+  readonly #streamed = new Set<string>();
   readonly #root: string | undefined;
   #timer: NodeJS.Timeout | undefined;
   #frame = 0;
@@ -66,22 +68,29 @@ export class TerminalUi implements UiAdapter {
     const text = (this.#partial.get(id) ?? '') + o.text;
     const lines = text.split('\n');
     this.#partial.set(id, lines.pop() ?? '');
+    if (lines.length > 0) this.#streamed.add(key(call));
     for (const l of lines) this.line(this.#style.dim(`    │ ${l}`));
   }
 
   completed(call: CallIdentity, card: Card, outcome: Outcome): void {
     for (const [id, rest] of this.#partial) {
       if (id.startsWith(`${key(call)}\u0000`)) {
-        if (rest !== '') this.line(this.#style.dim(`    │ ${rest}`));
+        if (rest !== '') {
+          this.line(this.#style.dim(`    │ ${rest}`));
+          this.#streamed.add(key(call));
+        }
         this.#partial.delete(id);
       }
     }
+    // One call, one title: the completed card keeps the pending card's (`notes: list_notes`, not `mcp__notes__list_notes`).
+    const title = this.#running.get(key(call)) ?? card.title;
     this.#running.delete(key(call));
     if (this.#running.size === 0) this.#stopSpinner();
     const shown = this.#shownBodies.get(key(call));
     this.#shownBodies.delete(key(call));
-    const omitBody = shown !== undefined && shown === card.body;
-    this.line(relativeTo(this.#root, renderCompleted(this.#style, call, card, outcome, { omitBody })));
+    const streamed = this.#streamed.delete(key(call));
+    const omitBody = (shown !== undefined && shown === card.body) || streamed;
+    this.line(relativeTo(this.#root, renderCompleted(this.#style, call, { ...card, title }, outcome, { omitBody })));
   }
 
   /** Writes streamed text (a model's answer, piece by piece) as it comes; the next line or card starts on a new line. */

@@ -86,6 +86,7 @@ export async function adviseOnPolicy(
   rows: readonly ReplayRow[],
   recorder: AdviceRecorder,
   idOf: (row: ReplayRow) => string | undefined,
+  workspace?: string,
 ): Promise<PolicyAdvice> {
   const byHostId = new Map<string, ReplayRow>();
   for (const row of rows) {
@@ -128,7 +129,9 @@ export async function adviseOnPolicy(
       continue;
     }
     fixable.push({ row, args });
-    offer.forEach((s, specificity) => {
+    // A command with free text (a commit message, a quoted string) never repeats exactly: only its prefix rule is worth keeping.
+    const usable = offer.filter((s, i) => !(i === 0 && offer.length > 1 && s.label === 'exactly this command' && hasFreeText(row.target)));
+    usable.forEach((s, specificity) => {
       const key = JSON.stringify(s.rules);
       const known = candidates.get(key);
       if (known === undefined || specificity < known.specificity) candidates.set(key, { label: s.label, rules: s.rules, specificity });
@@ -152,7 +155,12 @@ export async function adviseOnPolicy(
     const covers = [...(covered.get(best.key) ?? [])];
     for (const c of covers) remaining.delete(c);
     candidates.delete(best.key);
-    suggestions.push({ rules: chosen.rules, label: chosen.label, covers });
+    // Checked as offered (absolute), shown as a project file can hold them: relative to the workspace.
+    suggestions.push({
+      rules: chosen.rules.map((r) => projectRelative(r, workspace)),
+      label: projectRelative(chosen.label, workspace),
+      covers,
+    });
   }
   suggestions.sort((a, b) => b.covers.length - a.covers.length);
   return { rules, byMode, suggestions, askedByRule };
@@ -185,6 +193,36 @@ function objectArgs(args: ReplayRow['args']): Readonly<Record<string, unknown>> 
   } catch {
     return undefined;
   }
+}
+
+/** True when a command carries quoted text: a message or a string that will differ next time. */
+function hasFreeText(command: string | undefined): boolean {
+  return command !== undefined && /["']/.test(command);
+}
+
+/**
+ * `Edit(//abs/ws/src/a.js)` → `Edit(./src/a.js)` for a path inside the
+ * workspace (a label's `everything under /abs/ws/src` likewise); anything
+ * else is left as it is.
+ */
+export function projectRelative(text: string, workspace: string | undefined): string {
+  if (workspace === undefined || workspace === '/') return text;
+  const root = workspace.replace(/\/+$/, '');
+  const escaped = root.replace(/[*?[\]{}()!+@\\]/g, '\\$&');
+  const rule = /^(\w+)\(\/(\/.*)\)$/.exec(text);
+  if (rule !== null) {
+    const path = rule[2] as string;
+    if (path === escaped) return `${rule[1]}(./)`;
+    if (path.startsWith(`${escaped}/`)) return `${rule[1]}(./${path.slice(escaped.length + 1)})`;
+    return text;
+  }
+  return text
+    .replace(`everything under ${root}/`, 'everything under ./')
+    .replace(new RegExp(`everything under ${escapeRegExp(root)}$`), 'everything under .');
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 function ruleKey(list: string, rule: string, source: string, line: number | undefined): string {

@@ -51,7 +51,7 @@ export function renderReplay(
     r.call,
     r.tool === undefined || r.tool === r.recordedName ? r.recordedName : `${r.recordedName}→${r.tool}`,
     cut(oneLine(relativeTo(options.workspace, r.target ?? '')), maxTarget),
-    `${r.decision}${r.approval === undefined ? '' : `→${r.approval}`}${r.code === undefined ? '' : ` ${r.code}`}${r.result === undefined ? '' : ` [${r.result}]`}`,
+    decisionCell(r),
     r.stage,
     r.by,
     options.wide ? oneLine(r.reason) : cut(oneLine(r.reason), maxReason),
@@ -86,6 +86,16 @@ export function renderReplay(
     }
   }
   return `${out.join('\n')}\n`;
+}
+
+/**
+ * `allow [exit 0]`, `ask→allowed`, `deny FS_NOT_READ (asked: allowed)`: the
+ * arrow only follows `ask`, so a label never reads as allowed and denied at once.
+ */
+function decisionCell(r: ReplayRow): string {
+  const approval = r.approval === undefined ? '' : r.decision === 'ask' ? `→${r.approval}` : '';
+  const asked = r.approval !== undefined && r.decision !== 'ask' ? ` (asked: ${r.approval})` : '';
+  return `${r.decision}${approval}${r.code === undefined ? '' : ` ${r.code}`}${asked}${r.result === undefined ? '' : ` [${r.result}]`}`;
 }
 
 function oneLine(text: string): string {

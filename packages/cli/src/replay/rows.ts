@@ -39,7 +39,7 @@ export interface ReplayRow {
   /** The outcome's code, when not a plain allow. */
   readonly code: string | undefined;
   readonly reason: string;
-  /** With `--execute`: how the body ended (`ok`, `error TOOL_TIMEOUT`, …). */
+  /** With `--execute`: how the body ran (`ok`, `exit 0`, `exit 1`, `error TOOL_TIMEOUT`); undefined when the body refused it (the decision says so). */
   readonly result: string | undefined;
 }
 
@@ -87,9 +87,17 @@ export function rowOf(
   // The call got through every policy stage and (with --execute) its body ran, or a body-side check refused it.
   if (!executed) return { ...passed, code, result: undefined };
   if (o.status === 'denied' && o.stage === 'execute') {
-    return { ...base, decision: 'deny', stage: 'execute', by: o.by ?? 'execute', code, reason: o.reason, result: `denied ${code}` };
+    return { ...base, decision: 'deny', stage: 'execute', by: o.by ?? 'execute', code, reason: o.reason, result: undefined };
   }
-  return { ...passed, code: undefined, result: code === undefined ? o.status : `${o.status} ${code}` };
+  return { ...passed, code: undefined, result: o.status === 'ok' ? (exitOf(o.output) ?? 'ok') : `${o.status} ${code}` };
+}
+
+/** `exit 1` or `killed by SIGKILL` for a command's output (an `ok` command may still have failed); undefined for other tools. */
+function exitOf(output: unknown): string | undefined {
+  if (typeof output !== 'object' || output === null) return undefined;
+  const { exitCode, signal } = output as { exitCode?: unknown; signal?: unknown };
+  if (typeof signal === 'string' && signal !== '') return `killed by ${signal}`;
+  return typeof exitCode === 'number' ? `exit ${exitCode}` : undefined;
 }
 
 /** A row for a recorded call that no configured tool takes. */

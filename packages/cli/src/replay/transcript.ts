@@ -26,6 +26,15 @@ export interface Transcript {
   readonly steps: readonly RecordedStep[];
   /** The working directory the session ran in, when the recording says (Claude Code's `cwd`). */
   readonly cwd: string | undefined;
+  /** Lines left out, each with why: a line that is not JSON, or a last line cut mid-write. */
+  readonly skipped: readonly SkippedLine[];
+}
+
+/** A line of the recording that was left out. */
+export interface SkippedLine {
+  /** 1-based. */
+  readonly line: number;
+  readonly reason: string;
 }
 
 type Json = Record<string, unknown>;
@@ -35,8 +44,10 @@ const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null 
  * Reads a Claude Code transcript (JSONL; `assistant` lines whose
  * `message.content` holds `tool_use` blocks, consecutive lines of one
  * `message.id` forming one step) or a dsh session log (top-level `tool/call`
- * events; a step ends when all its calls have results). A torn last line is
- * dropped; any other bad line is `TRANSCRIPT_INVALID` naming the line.
+ * events; a step ends when all its calls have results). A line that cannot
+ * be read (not JSON, not an object, a malformed tool_use block) is left out
+ * and listed in `skipped`, as is a last line cut mid-write: one bad line does
+ * not cost the rest of the recording, and nothing is dropped silently.
  */
 export async function readTranscript(path: string): Promise<Transcript> {
   let text: string;
@@ -63,6 +74,7 @@ export async function readTranscript(path: string): Promise<Transcript> {
 
 function readClaude(path: string, lines: readonly string[]): Transcript {
   const steps: { messageId: string | undefined; calls: RecordedCall[] }[] = [];
+  const skipped: SkippedLine[] = [];
   let cwd: string | undefined;
   const lastContent = lines.findLastIndex((l) => l.trim() !== '');
   for (const [index, raw] of lines.entries()) {
@@ -71,11 +83,15 @@ function readClaude(path: string, lines: readonly string[]): Transcript {
     try {
       entry = JSON.parse(raw);
     } catch {
-      // A session still being written (or killed mid-write) ends in a torn line: drop it.
-      if (index === lastContent && !raw.trimEnd().endsWith('}')) break;
-      throw new CliError(CliErrorCode.TRANSCRIPT_INVALID, `${path}:${index + 1}: not a JSON line`);
+      // A session still being written (or killed mid-write) ends in a torn line.
+      const torn = index === lastContent && !raw.trimEnd().endsWith('}');
+      skipped.push({ line: index + 1, reason: torn ? 'the last line was cut mid-write' : 'not a JSON line' });
+      continue;
     }
-    if (!isObject(entry)) throw new CliError(CliErrorCode.TRANSCRIPT_INVALID, `${path}:${index + 1}: not a JSON object`);
+    if (!isObject(entry)) {
+      skipped.push({ line: index + 1, reason: 'not a JSON object' });
+      continue;
+    }
     if (typeof entry.cwd === 'string' && cwd === undefined) cwd = entry.cwd;
     if (entry.type !== 'assistant' || !isObject(entry.message)) continue;
     const content = entry.message.content;
@@ -85,10 +101,11 @@ function readClaude(path: string, lines: readonly string[]): Transcript {
     for (const [b, block] of content.entries()) {
       if (!isObject(block) || block.type !== 'tool_use') continue;
       if (typeof block.id !== 'string' || typeof block.name !== 'string' || !isObject(block.input)) {
-        throw new CliError(
-          CliErrorCode.TRANSCRIPT_INVALID,
-          `${path}:${index + 1}: message.content[${b}]: a tool_use block needs a string id, a string name and an object input`,
-        );
+        skipped.push({
+          line: index + 1,
+          reason: `message.content[${b}]: a tool_use block needs a string id, a string name and an object input`,
+        });
+        continue;
       }
       calls.push({ id: block.id, name: block.name, input: block.input, line: index + 1 });
     }
@@ -98,18 +115,23 @@ function readClaude(path: string, lines: readonly string[]): Transcript {
     else steps.push({ messageId, calls });
   }
   if (steps.length === 0) {
+    const bad =
+      skipped.length === 0
+        ? ''
+        : ` (${skipped.length} line${skipped.length === 1 ? '' : 's'} unreadable, the first ${skipped[0]?.line}: ${skipped[0]?.reason})`;
     throw new CliError(
       CliErrorCode.TRANSCRIPT_INVALID,
-      `${path}: no tool calls found (expected Claude Code lines {"type":"assistant","message":{"content":[{"type":"tool_use",…}]}} or a dsh session log)`,
+      `${path}: no tool calls found${bad} (expected Claude Code lines {"type":"assistant","message":{"content":[{"type":"tool_use",…}]}} or a dsh session log)`,
     );
   }
-  return { format: 'claude', steps: steps.map((s) => ({ calls: s.calls })), cwd };
+  return { format: 'claude', steps: steps.map((s) => ({ calls: s.calls })), cwd, skipped };
 }
 
 async function readDshLog(path: string): Promise<Transcript> {
   let events: Awaited<ReturnType<typeof loadSessionLog>>['events'];
+  let torn: boolean;
   try {
-    ({ events } = await loadSessionLog(path));
+    ({ events, droppedTornLine: torn } = await loadSessionLog(path));
   } catch (error) {
     const message = DshError.isInstance(error) ? error.message : (error as Error).message;
     throw new CliError(CliErrorCode.TRANSCRIPT_INVALID, message);
@@ -131,5 +153,6 @@ async function readDshLog(path: string): Promise<Transcript> {
   }
   if (current.length > 0) steps.push(current);
   if (steps.length === 0) throw new CliError(CliErrorCode.TRANSCRIPT_INVALID, `${path}: the session log has no tool calls`);
-  return { format: 'dsh', steps: steps.map((calls) => ({ calls })), cwd: undefined };
+  const skipped = torn ? [{ line: events.length + 1, reason: 'the last line was cut mid-write' }] : [];
+  return { format: 'dsh', steps: steps.map((calls) => ({ calls })), cwd: undefined, skipped };
 }

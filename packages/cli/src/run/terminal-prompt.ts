@@ -50,7 +50,7 @@ async function ask(terminal: PromptTerminal, request: PermissionPromptRequest): 
   // `remember` is absent when the permissions plugin is off and the host asks directly.
   const remember = (request as Partial<PermissionPromptRequest>).remember;
   const session = remember?.scopes.includes('session') === true ? remember.suggestions[0] : undefined;
-  const who = request.call.agent === undefined ? '' : `subagent ${request.call.agent.type} (${request.call.agent.id}) `;
+  const who = request.call.agent === undefined ? 'the agent ' : `subagent ${request.call.agent.type} (${request.call.agent.id}) `;
   const args = JSON.stringify(request.args);
   ui.line(`  ${s.bold('?')} ${who}wants to run ${s.bold(request.tool.name)} ${args.length > 300 ? `${args.slice(0, 300)}…` : args}`);
   if (request.reason !== undefined) ui.line(`    ${s.dim(request.reason)}`);
