@@ -20,6 +20,11 @@ export const WebErrorCode = {
   IP_SPELLING_REFUSED: 'WEB_IP_SPELLING_REFUSED',
   /** The host is, or resolves to, a refused address (loopback, private, metadata, …); `data.category` says which. */
   ADDRESS_REFUSED: 'WEB_ADDRESS_REFUSED',
+  /**
+   * The host matches a `deniedDomains` pattern of the host's sandbox policy (a `WebFetch(domain:…)` deny
+   * rule, Claude Code's `sandbox.network`), or that policy cannot be read; `data.pattern` names the pattern.
+   */
+  DOMAIN_DENIED: 'WEB_DOMAIN_DENIED',
   /** The host name did not resolve, or the resolver returned something that is not an address. */
   DNS_FAILED: 'WEB_DNS_FAILED',
   /** The connection failed or broke (refused, reset, TLS) before the response was complete. */

@@ -12,6 +12,7 @@ export { AllowList } from './allow-list.js';
 export { type CharsetSource, type DecodedText, decodeBody } from './charset.js';
 export { type ContentKind, contentKind } from './content-kind.js';
 export { type ConvertedPage, convertHtml } from './convert.js';
+export { type DomainJudgement, DomainRules } from './domain-rules.js';
 export { WebErrorCode } from './errors.js';
 export { type ExternalNames, webFetchExternal, webSearchExternal } from './external.js';
 export { embeddedIpv4, type Ipv4Embedding, type Ipv4Spelling, type ParsedIpv4, parseIpv4Spelling, parseIpv6 } from './ip-address.js';

@@ -1,4 +1,6 @@
 import { definePlugin, type Host, type Plugin } from '@deepseek-ai/dsh-core';
+import { DomainRules } from './domain-rules.js';
+import { tapDomainRules } from './domain-tap.js';
 import { parseToolWebOptions, type ToolWebOptions } from './options.js';
 import { systemResolver } from './resolver.js';
 import { TargetPolicy } from './target-policy.js';
@@ -16,13 +18,16 @@ export const toolWebPluginName = 'tool-web';
  */
 export function toolWeb(options: ToolWebOptions = {}): Plugin {
   const o = parseToolWebOptions(options);
-  const policy = new TargetPolicy({ allow: o.allowList, ports: o.ports, resolver: o.resolver ?? systemResolver });
   const userAgent = o.userAgent ?? `dsh-tool-web/${version} (+https://github.com/deepseek-ai/dsh)`;
   return definePlugin({
     name: toolWebPluginName,
     version,
     register(host: Host) {
-      host.tools.register(webFetchTool({ options: o, policy, userAgent }));
+      const domains = new DomainRules(host.sandboxPolicy);
+      const policy = new TargetPolicy({ allow: o.allowList, ports: o.ports, resolver: o.resolver ?? systemResolver, domains });
+      const fetchTool = webFetchTool({ options: o, policy, userAgent });
+      host.tools.register(fetchTool);
+      tapDomainRules(host, fetchTool.name, domains);
       if (o.searchProvider !== undefined) host.tools.register(webSearchTool(o.searchProvider, o.maxSearchResults, o.timeoutMs));
     },
   });

@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { classifyAddress } from './address-ranges.js';
 import type { AllowList } from './allow-list.js';
+import type { DomainRules } from './domain-rules.js';
 import { WebErrorCode, webError } from './errors.js';
 import { parseIpv4Spelling } from './ip-address.js';
 import type { Resolver } from './resolver.js';
@@ -20,6 +21,8 @@ export interface TargetPolicyOptions {
   readonly allow: AllowList;
   readonly ports: readonly number[];
   readonly resolver: Resolver;
+  /** The host's domain lists, checked on every hop before the name is resolved. */
+  readonly domains?: DomainRules;
 }
 
 const shown = (s: string) => (s.length > 200 ? `${s.slice(0, 200)}…` : s);
@@ -34,11 +37,13 @@ export class TargetPolicy {
   readonly #allow: AllowList;
   readonly #ports: ReadonlySet<number>;
   readonly #resolver: Resolver;
+  readonly #domains: DomainRules | undefined;
 
   constructor(options: TargetPolicyOptions) {
     this.#allow = options.allow;
     this.#ports = new Set(options.ports);
     this.#resolver = options.resolver;
+    this.#domains = options.domains;
   }
 
   /** Parses `raw` (against `base` for a redirect) and applies the checks that need no lookup. Throws a coded `ToolError`. */
@@ -66,9 +71,11 @@ export class TargetPolicy {
   /**
    * Resolves the URL's host once (an IP host is not resolved) and checks
    * every address it has: one refused address refuses the target. Returns
-   * the first address, which the request is pinned to.
+   * the first address, which the request is pinned to. A host the domain
+   * lists deny is refused first, without a lookup.
    */
   async admit(url: URL, signal: AbortSignal): Promise<PinnedTarget> {
+    this.#domains?.check(url);
     const host = url.hostname.replace(/^\[|\]$/g, '');
     const literal = isIP(host);
     const byName = literal === 0 && this.#allow.admitsName(host);
