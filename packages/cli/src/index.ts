@@ -15,6 +15,7 @@ export {
   parseConfig,
   pluginKeys,
 } from './config.js';
+export type { ConfigProblem } from './config-problems.js';
 export { CliError, CliErrorCode } from './errors.js';
 export { ExitCode } from './exit-codes.js';
 export { type BuiltHost, buildHost, type HostSetup, type PluginOptions } from './host-factory.js';

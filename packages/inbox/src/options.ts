@@ -1,7 +1,7 @@
 import { z } from '@deepseek-ai/dsh-core';
 import { InboxError, InboxErrorCode } from './errors.js';
 
-/** What a request wants to do, as {@link InboxOptions.authorize} is asked about it. */
+/** What a request wants to do, as the `authorize` option of {@link InboxOptions} is asked about it. */
 export type InboxAction = 'view' | 'answer';
 
 /** What an `authorize` hook may answer: no, yes, or yes as a named person (recorded with answers). */

@@ -48,6 +48,7 @@ export {
   suggestGrants,
 } from './remember.js';
 export { checkRules, matchRule, parseRule } from './rules.js';
+export type { SandboxSettings } from './sandbox-settings.js';
 export {
   defaultSettingsFiles,
   displayPath,
