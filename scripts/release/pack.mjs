@@ -57,9 +57,12 @@ export function kB(bytes) {
  * settlements, bounds its event log, documents every event type and checks plugin version ranges
  * (issues 15, 16 and 22), about 11 kB packed in all. It is 84 kB since core resumes a crashed
  * session under a one-writer lock (issue 25), carries content parts for images and files (issue 29)
- * and holds the outcome text and exact-JSON writer five packages had copies of: about 13 kB.
+ * and holds the outcome text and exact-JSON writer five packages had copies of: about 13 kB. It is
+ * 96 kB since core owns the session's anchors and resolves every path argument once (invariant 14),
+ * carries the sandbox policy the permission rules contribute (invariant 15), hides internal tools,
+ * and keeps a resume resumable at every point (issues 35 and 36): about 8 kB.
  */
-export const budgets = new Map([[coreName, 84_000]]);
+export const budgets = new Map([[coreName, 96_000]]);
 
 /** Prints the size table for already packed packages and returns the over-budget lines. */
 export function reportSizes(packed) {

@@ -12,7 +12,7 @@ const types: Record<string, string> = {
   css: 'text/css; charset=utf-8',
 };
 
-/** The page's three files (`assets/` of this package), by the path they are served at. */
+/** The page's three files (`src/page/`, copied to `dist/page/` by the build), by the path they are served at. */
 export function loadAssets(): ReadonlyMap<string, Asset> {
   const assets = new Map<string, Asset>();
   for (const [path, file] of [
@@ -20,7 +20,7 @@ export function loadAssets(): ReadonlyMap<string, Asset> {
     ['/app.js', 'app.js'],
     ['/app.css', 'app.css'],
   ] as const) {
-    const body = readFileSync(new URL(`../assets/${file}`, import.meta.url));
+    const body = readFileSync(new URL(`./page/${file}`, import.meta.url));
     assets.set(path, { body, type: types[file.split('.').pop() ?? 'html'] ?? 'application/octet-stream' });
   }
   return assets;
