@@ -1,4 +1,6 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventSeen, liveSession } from './fixtures/live-session.js';
@@ -65,12 +67,16 @@ describe('the inbox in a real browser', () => {
     expect((await second).results[0]?.outcome).toMatchObject({ status: 'denied', code: 'APPROVAL_REJECTED' });
     await page.locator('[data-call="call-2"] .st-denied').waitFor();
 
-    await mkdir(new URL('../docs/', import.meta.url), { recursive: true });
+    // The README's screenshots are refreshed only when asked (DSH_INBOX_SCREENSHOTS=1): a test run leaves the tree as it was.
+    const shots = process.env.DSH_INBOX_SCREENSHOTS
+      ? new URL('../docs/', import.meta.url).pathname
+      : await mkdtemp(join(tmpdir(), 'inbox-shots-'));
+    await mkdir(shots, { recursive: true });
     const third = host.runStep({ calls: [{ id: 'call-3', name: 'shell', args: { command: `touch '${payloads.file}'` } }] });
     await page.locator('[data-call="call-3"].waiting').waitFor();
-    await page.screenshot({ path: new URL('../docs/inbox.png', import.meta.url).pathname });
+    await page.screenshot({ path: join(shots, 'inbox.png') });
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.screenshot({ path: new URL('../docs/inbox-390.png', import.meta.url).pathname });
+    await page.screenshot({ path: join(shots, 'inbox-390.png') });
     await page.keyboard.press('j');
     await page.keyboard.press('a');
     expect((await third).results[0]?.outcome.status).toBe('ok');
