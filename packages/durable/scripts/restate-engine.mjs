@@ -38,7 +38,7 @@ export async function startRestate(dir, { fastRetries = false } = {}) {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const output = collect(child);
-  const engine = { child, ingressUrl: `http://127.0.0.1:${ingress}`, adminUrl: `http://127.0.0.1:${admin}` };
+  const engine = { child, output, ingressUrl: `http://127.0.0.1:${ingress}`, adminUrl: `http://127.0.0.1:${admin}` };
   try {
     await until('restate-server', async () => (await fetch(`${engine.adminUrl}/health`)).ok, child, output);
     await until('restate ingress', async () => (await fetch(`${engine.ingressUrl}/restate/health`)).ok, child, output);

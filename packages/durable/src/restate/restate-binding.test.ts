@@ -19,9 +19,28 @@ async function lines(): Promise<string[]> {
   return text.split('\n').filter((line) => line !== '');
 }
 
-async function untilLine(line: string): Promise<void> {
-  // A hang bound only: the test timeout decides.
-  while (!(await lines()).includes(line)) await new Promise((resolve) => setTimeout(resolve, 50));
+/**
+ * Waits until the effects file holds `line`. `pending` is the submission that should write it: when
+ * it ends first (an engine error, say) this fails with its outcome instead of waiting for the test
+ * timeout. The test timeout is the only hang bound.
+ */
+async function untilLine(line: string, pending: Promise<unknown>): Promise<void> {
+  let ended: { error: unknown } | { value: unknown } | undefined;
+  pending.then(
+    (value) => {
+      ended = { value };
+    },
+    (error: unknown) => {
+      ended = { error };
+    },
+  );
+  while (!(await lines()).includes(line)) {
+    if (ended !== undefined && !(await lines()).includes(line)) {
+      if ('error' in ended) throw ended.error;
+      throw new Error(`the submission ended without "${line}" in the effects: ${JSON.stringify(ended.value)}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 async function worker(env: Record<string, string> = {}): Promise<ChildProcess> {
@@ -44,7 +63,9 @@ beforeAll(async () => {
   await killHard(first);
 });
 
-afterEach(async () => {
+afterEach(async ({ task }) => {
+  // A stuck or failed test says what the engine was doing, before its workers are gone.
+  if (task.result?.state === 'fail') console.error(`engine state after "${task.name}":\n${await engine.report()}`);
   for (const child of workers) await killHard(child);
   workers = [];
 });
@@ -59,7 +80,7 @@ describe('the Restate binding under SIGKILL', () => {
     const first = await worker();
     const command = `echo started >> ${effects}; while [ ! -e ${engine.dir}/never ]; do sleep 0.05; done`;
     const pending = submitStep({ ingressUrl: engine.ingressUrl }, id, [{ id: 'c1', name: 'bash', args: { command } }]);
-    await untilLine('started');
+    await untilLine('started', pending);
     await killHard(first);
     await worker();
     const result = await pending;
@@ -76,7 +97,7 @@ describe('the Restate binding under SIGKILL', () => {
     const first = await worker({ IDEMPOTENT: 'bash' });
     const command = `echo started >> ${effects}; while [ ! -e ${engine.dir}/go-${id} ]; do sleep 0.05; done; echo finished`;
     const pending = submitStep({ ingressUrl: engine.ingressUrl }, id, [{ id: 'c1', name: 'bash', args: { command } }]);
-    await untilLine('started');
+    await untilLine('started', pending);
     await killHard(first);
     await writeFile(join(engine.dir, `go-${id}`), '');
     await worker({ IDEMPOTENT: 'bash' });
@@ -90,7 +111,7 @@ describe('the Restate binding under SIGKILL', () => {
     const id = session();
     const first = await worker();
     const pending = submitRun({ ingressUrl: engine.ingressUrl }, id, null);
-    await untilLine('model 2');
+    await untilLine('model 2', pending);
     await killHard(first);
     await writeFile(join(engine.dir, 'model-go'), '');
     await worker();
@@ -109,7 +130,7 @@ describe('approvals as awakeables', () => {
     const pending = submitStep({ ingressUrl: engine.ingressUrl }, id, [
       { id: 'a1', name: 'bash', args: { command: `echo approved >> ${effects} #ask` } },
     ]);
-    await untilLine('asked a1');
+    await untilLine('asked a1', pending);
     await killHard(first);
     await worker();
     expect(await approve({ ingressUrl: engine.ingressUrl }, id, 'a1', 'allow')).toMatchObject({
@@ -126,7 +147,7 @@ describe('approvals as awakeables', () => {
     const pending = submitStep({ ingressUrl: engine.ingressUrl }, id, [
       { id: 'd1', name: 'bash', args: { command: `echo ran >> ${effects} #ask` } },
     ]);
-    await untilLine('asked d1');
+    await untilLine('asked d1', pending);
     // The session registers its awakeable with a one-way call: the answer may arrive before it (kept, then delivered).
     expect(await approve({ ingressUrl: engine.ingressUrl }, id, 'd1', 'deny', 'not now')).toMatchObject({
       status: expect.stringMatching(/delivered|kept/),
@@ -200,7 +221,7 @@ describe('two session objects in two deployments', () => {
     const asked = submitStep({ ...ingress, objectName: 'other-session' }, id, [
       { id: 'o1', name: 'bash', args: { command: `echo other >> ${effects} #ask` } },
     ]);
-    await untilLine('asked o1');
+    await untilLine('asked o1', asked);
     await approve({ ...ingress, objectName: 'other-session' }, id, 'o1', 'allow');
     expect((await asked).results[0]?.outcome.status).toBe('ok');
     await killHard(other);
@@ -209,7 +230,7 @@ describe('two session objects in two deployments', () => {
     const pending = submitStep({ ...ingress, signal: AbortSignal.timeout(60_000) }, id, [
       { id: 'd1', name: 'bash', args: { command: `echo default >> ${effects} #ask` } },
     ]);
-    await untilLine('asked d1');
+    await untilLine('asked d1', pending);
     await approve(ingress, id, 'd1', 'allow');
     expect((await pending).results[0]?.outcome.status).toBe('ok');
     expect(await lines()).toEqual(['asked o1', 'other', 'asked d1', 'default']);
