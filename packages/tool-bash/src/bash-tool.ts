@@ -230,6 +230,7 @@ async function execute(
     prepared.release?.();
   }
   const captured = await capture.finish();
+  if (run.setupError !== undefined) throw run.setupError;
   const planted = gitGuard?.check(marker) ?? [];
   for (const p of planted)
     notices.push(`${p.path} was created by the command and ${p.movedTo === undefined ? 'could not be moved' : `moved to ${p.movedTo}`}`);

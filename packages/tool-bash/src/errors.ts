@@ -30,6 +30,12 @@ export const BashErrorCode = {
    */
   NETWORK_RELAY_MISSING: 'NETWORK_RELAY_MISSING',
   /**
+   * The relay could not be started in the sandbox's network namespace (no
+   * `nsenter`/`setpriv`, no right to enter the namespace, socat failed): the
+   * sandbox was killed before the command ran.
+   */
+  NETWORK_RELAY_FAILED: 'NETWORK_RELAY_FAILED',
+  /**
    * The host's sandbox policy (`host.sandboxPolicy`: permission rules,
    * Claude Code's `sandbox` settings) says something this sandbox cannot
    * enforce for the call (a glob too wide to expand, a path that is not

@@ -21,8 +21,14 @@ export interface PreparedLauncher {
   start(command: SandboxCommand, cwd: string, env: Readonly<Record<string, string>>, reportChannel: boolean): void;
 }
 
-/** The descriptors every launcher has: stdin (the script), stdout, stderr, fd 3 (the report), fd 4 (a launcher input). */
-const launcherStdio = ['pipe', 'pipe', 'pipe', 'pipe', 'pipe'] as const;
+/**
+ * The descriptors every launcher has: stdin (the script), stdout, stderr, fd 3 (the report), fd 4 (a
+ * launcher input), fds 5 and 6 (`SandboxCommand.pipes`).
+ */
+const launcherStdio = ['pipe', 'pipe', 'pipe', 'pipe', 'pipe', 'pipe', 'pipe'] as const;
+
+/** The descriptors a launcher holds for `SandboxCommand.pipes`. */
+export const launcherPipes: readonly number[] = [5, 6];
 
 /**
  * What a launcher (`sh -s <procs files…>`, reading its commands from stdin as
@@ -138,6 +144,7 @@ function prepare(factory: CgroupFactory, limits: CgroupLimits, name: string, kil
  */
 export function launcherCommand(command: SandboxCommand, env: Readonly<Record<string, string>>): SandboxCommand | undefined {
   if (!(command.inputs ?? []).every((input) => input.fd === 4)) return undefined;
+  if (!(command.pipes ?? []).every((fd) => launcherPipes.includes(fd))) return undefined;
   if (!Object.keys(env).every((name) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(name))) return undefined;
   const file = executable(command.file, env.PATH ?? '');
   return file === undefined ? undefined : { ...command, file };
@@ -175,11 +182,15 @@ function runnable(file: string): boolean {
 /** The script one call hands its launcher: the exact state a fresh spawn would give, then the command. */
 export function callScript(command: SandboxCommand, cwd: string, env: Readonly<Record<string, string>>, reportChannel: boolean): string {
   const closeInputs = (command.inputs ?? []).some((input) => input.fd === 4) ? '' : ' 4<&-';
+  const closePipes = launcherPipes
+    .filter((fd) => !(command.pipes ?? []).includes(fd))
+    .map((fd) => ` ${fd}>&-`)
+    .join('');
   // One compound command: sh reads all of it before the first line takes stdin away.
   return [
     '{ trap - EXIT',
-    // sh may hold a descriptor of its own in 5–9 (seen in tests); a fresh spawn has none there.
-    `exec </dev/null${reportChannel ? '' : ' 3>&-'}${closeInputs} 5>&- 6>&- 7>&- 8>&- 9>&-`,
+    // sh may hold a descriptor of its own in 7–9 (seen in tests); a fresh spawn has none there.
+    `exec </dev/null${reportChannel ? '' : ' 3>&-'}${closeInputs}${closePipes} 7>&- 8>&- 9>&-`,
     `cd -- ${shellQuote(cwd)} || exit 126`,
     // sh exports the working directory it was started in; a fresh spawn has only `env`.
     'unset PWD OLDPWD',

@@ -3,7 +3,7 @@ import type { Readable, Writable } from 'node:stream';
 import type { SandboxCommand } from '../sandbox/provider.js';
 import type { CallCgroup } from './cgroups.js';
 import type { OutputCapture } from './output-capture.js';
-import type { PreparedLauncher } from './prepared-launchers.js';
+import { launcherPipes, type PreparedLauncher } from './prepared-launchers.js';
 import { leftovers, type ProcessTree, terminateTree } from './terminate.js';
 
 /** Why the tool stopped a command before it finished by itself. */
@@ -46,6 +46,8 @@ export interface RunOutcome {
   readonly survivors: readonly number[];
   /** What the shell wrote on fd 3 (its final working directory), if anything. */
   readonly report: string;
+  /** Why the sandbox could not be finished from outside (`SandboxCommand.attach`): the command did not run. */
+  readonly setupError?: unknown;
   readonly durationMs: number;
 }
 
@@ -84,6 +86,7 @@ export function runProcess(request: RunRequest): Promise<RunOutcome> {
     // The launcher has every descriptor; the ones this call does not use are closed on its side.
     if (!request.reportChannel) child.stdio[3]?.destroy();
     if ((request.command.inputs ?? []).length === 0) child.stdio[4]?.destroy();
+    for (const fd of launcherPipes) if (!(request.command.pipes ?? []).includes(fd)) child.stdio[fd]?.destroy();
   } else
     try {
       child = spawn(request.command.file, [...request.command.args], {
@@ -98,6 +101,10 @@ export function runProcess(request: RunRequest): Promise<RunOutcome> {
       return Promise.reject(new SpawnError(error as NodeJS.ErrnoException));
     }
   feedInputs(child, request.command);
+  let setupError: unknown;
+  const attached = request.command.attach?.(child).catch((error: unknown) => {
+    setupError = error;
+  });
   return new Promise<RunOutcome>((resolve, reject) => {
     const stdout = child.stdout as Readable;
     const stderr = child.stderr as Readable;
@@ -186,6 +193,8 @@ export function runProcess(request: RunRequest): Promise<RunOutcome> {
       }
       await allClosed(streams, pipeCloseMs);
       for (const stream of streams) stream.destroy();
+      // Settles once the launcher is gone: its pipes closed.
+      await attached;
       // Settled only once the call's cgroup is gone (or handed to the background retry after a bounded wait).
       await request.cgroup?.release();
       resolve({
@@ -196,6 +205,7 @@ export function runProcess(request: RunRequest): Promise<RunOutcome> {
         survivors: termination?.survivors ?? [],
         report,
         durationMs: Math.round(performance.now() - started),
+        ...(setupError === undefined ? {} : { setupError }),
       });
     };
 
@@ -203,10 +213,10 @@ export function runProcess(request: RunRequest): Promise<RunOutcome> {
   });
 }
 
-/** stdin `/dev/null`, stdout and stderr piped, fd 3 for the report, then the launcher's inputs (gaps closed). */
+/** stdin `/dev/null`, stdout and stderr piped, fd 3 for the report, then the launcher's inputs and pipes (gaps closed). */
 export function stdioOf(reportChannel: boolean, command: SandboxCommand): ('ignore' | 'pipe')[] {
   const stdio: ('ignore' | 'pipe')[] = ['ignore', 'pipe', 'pipe', reportChannel ? 'pipe' : 'ignore'];
-  for (const { fd } of command.inputs ?? []) {
+  for (const fd of [...(command.inputs ?? []).map((input) => input.fd), ...(command.pipes ?? [])]) {
     while (stdio.length <= fd) stdio.push('ignore');
     stdio[fd] = 'pipe';
   }

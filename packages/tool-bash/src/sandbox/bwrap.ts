@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
 import { feedInputs, stdioOf } from '../internal/run-process.js';
-import { behindRelay, egressBindArgs, egressEnvironment } from './egress-relay.js';
+import { egressEnvironment, relayGateArgs, relayGateFd, relayInfoFd, startRelay } from './egress-relay.js';
 import { type Mask, masksOf } from './masks.js';
 import { holdStubs } from './mount-stubs.js';
 import { byDepth, protectedLayout } from './protected-paths.js';
@@ -41,23 +41,40 @@ export function bwrapSandbox(options: BwrapSandboxOptions = {}): SandboxProvider
   // The kernel exempts uid 0 of the initial namespace from RLIMIT_NPROC, and bwrap maps root to root.
   const prlimit = process.getuid?.() === 0 ? undefined : (options.prlimitPath ?? onPath('prlimit'));
   const wrap = (given: SandboxCommand, policy: SandboxPolicy): SandboxCommand => {
-    // The relay inside connects to the call's unix socket, so AF_UNIX stays open with egress (see the README).
-    const filter = policy.network || policy.egress !== undefined ? filters.on : filters.off;
-    const command = policy.egress === undefined ? given : behindRelay(given, policy.egress);
+    // The egress relay runs outside the filter (see startRelay): only the host network needs AF_UNIX.
+    const filter = policy.network ? filters.on : filters.off;
     const limit = policy.maxProcesses !== undefined && prlimit !== undefined ? [prlimit, `--nproc=${policy.maxProcesses}`, '--'] : [];
     const profile = bwrapProfile(policy);
-    return {
+    const releaseStubs = holdStubs(profile.stubs);
+    const command: SandboxCommand = {
       file: bwrap,
       args: [
         ...profile.args,
         ...(filter === undefined ? [] : ['--seccomp', String(seccompFd)]),
+        ...(policy.egress === undefined ? [] : relayGateArgs()),
         '--',
         ...limit,
-        command.file,
-        ...command.args,
+        given.file,
+        ...given.args,
       ],
       inputs: filter === undefined ? [] : [{ fd: seccompFd, data: filter }],
-      release: holdStubs(profile.stubs),
+      release: releaseStubs,
+    };
+    const egress = policy.egress;
+    if (egress === undefined) return command;
+    let relay: { stop(): void } | undefined;
+    return {
+      ...command,
+      pipes: [relayInfoFd, relayGateFd],
+      attach: (launcher) => {
+        const started = startRelay(launcher, egress);
+        relay = started;
+        return started.ready;
+      },
+      release: () => {
+        relay?.stop();
+        releaseStubs();
+      },
     };
   };
   return Object.freeze({
@@ -69,7 +86,8 @@ export function bwrapSandbox(options: BwrapSandboxOptions = {}): SandboxProvider
     probe: async (policy: SandboxPolicy): Promise<SandboxProbe> => {
       if (filters.off === undefined)
         return { ok: false, reason: `no seccomp filter for the ${process.arch} architecture (x64 and arm64 have one)` };
-      const run = (p: SandboxPolicy) =>
+      // The probe checks the sandbox, not the network: each call's relay reports its own failure.
+      const run = ({ egress: _relay, ...p }: SandboxPolicy) =>
         probeRun(wrap({ file: '/bin/sh', args: ['-c', 'if [ -w / ]; then exit 3; fi'] }, p), probeTimeoutMs);
       const probe = await run(policy);
       if (probe.ok) return probe;
@@ -130,7 +148,6 @@ function bwrapProfile(policy: SandboxPolicy): { args: string[]; stubs: readonly 
   for (const path of byDepth(layout.readOnly)) args.push('--ro-bind-try', path, path);
   for (const stub of layout.stubs) args.push('--ro-bind', '/dev/null', stub);
   for (const mask of masks) if (!holdsBound(mask)) pushMask(mask);
-  if (policy.egress !== undefined) args.push(...egressBindArgs(policy.egress));
   args.push('--chdir', policy.cwd);
   return { args, stubs: layout.stubs };
 }

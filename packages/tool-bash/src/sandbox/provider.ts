@@ -1,3 +1,5 @@
+import type { ChildProcess } from 'node:child_process';
+
 /**
  * What a sandbox provider is told about one command: where it may write,
  * what stays read-only, whether it may reach the network, where it starts.
@@ -18,8 +20,9 @@ export interface SandboxPolicy {
   readonly network: boolean;
   /**
    * With `network: false`, the command's one way out: the egress proxy's
-   * socket for this call, reached through a relay inside the sandbox (see
-   * `egressRelay`). A provider that does not know it leaves the network off.
+   * socket for this call, reached through a relay the provider starts in the
+   * sandbox's network namespace. A provider that does not know it leaves the
+   * network off.
    */
   readonly egress?: EgressRelay;
   /** The directory the command starts in. */
@@ -33,10 +36,10 @@ export interface SandboxPolicy {
   readonly maxProcesses?: number;
 }
 
-/** The call's egress socket on the host, and the relay program that forwards to it from inside. */
+/** The call's egress socket on the host, and the relay program that forwards to it from the sandbox's loopback. */
 export interface EgressRelay {
   readonly socketPath: string;
-  /** The relay executable (socat), absolute: the sandbox sees the host's `/`. */
+  /** The relay executable (socat), absolute. */
   readonly relayPath: string;
 }
 
@@ -50,6 +53,15 @@ export interface SandboxCommand {
    * and is then closed.
    */
   readonly inputs?: readonly SandboxInput[];
+  /** Descriptors (5 and 6) the launcher gets as pipes for `attach`, both ways. */
+  readonly pipes?: readonly number[];
+  /**
+   * Runs on the host right after the spawn, with the launcher (its `stdio`
+   * holds `pipes`), for a sandbox that must be finished from outside before
+   * its command starts (bwrap's egress relay). A rejection ends the call with
+   * that error: the provider must make sure the command did not run.
+   */
+  readonly attach?: (launcher: ChildProcess) => Promise<void>;
   /**
    * Called once the command and every process it started are gone (or it
    * never started): undoes what `wrap` left on the host for it (bwrap's

@@ -109,7 +109,8 @@ type Instruction =
 
 /**
  * The filter for `arch` as bytes, ready for `bwrap --seccomp`. Without
- * `network`, `socket()` is allowed only for AF_INET/AF_INET6 (inside the
+ * `network` (no network, or the network through the egress proxy, whose
+ * relay runs outside the filter), `socket()` is allowed only for AF_INET/AF_INET6 (inside the
  * sandbox's own, empty network namespace) and routing netlink (glibc's
  * address lookups use it); AF_UNIX is denied, so path-based sockets on the
  * host (Docker, D-Bus) cannot be reached. With `network`, AF_UNIX is allowed
