@@ -127,6 +127,27 @@ describe.runIf(status.ok || status.required)('bash network through the egress pr
     ]);
   });
 
+  it("leaves a destination to a tap that decided it, and asks where none did, though the host's default is allow", async () => {
+    const asked: unknown[] = [];
+    const t = await host(
+      { sandbox: { network: loopbackOnly } },
+      {
+        defaultDecision: 'allow',
+        approval: (request) => {
+          asked.push(request.args);
+          return 'rejected';
+        },
+      },
+    );
+    t.host.hooks.preExecute.tap('a-policy', (state, info) =>
+      info.tool.name === 'bash_network' && (state.args as { host: string }).host === '127.0.0.1' ? { decision: 'allow' } : undefined,
+    );
+    const other = `env -u NO_PROXY -u no_proxy curl -sS --max-time 60 -o /dev/null -w '%{http_code}' http://localhost:${port}/`;
+    const out = okOutput(await t.call('bash', { command: `${curl()}; echo; ${other}` }));
+    expect(out.stdout).toBe('hello from the host\n403');
+    expect(asked).toEqual([expect.objectContaining({ host: 'localhost' })]);
+  });
+
   it('refuses the destination when the user rejects it', async () => {
     const t = await host({ sandbox: { network: loopbackOnly } }, { approval: () => 'rejected' });
     const before = requests;

@@ -1,4 +1,13 @@
-import { defineTool, type GuardInput, type GuardVerdict, type Host, type PreExecuteTap, type ToolContext, z } from '@deepseek-ai/dsh-core';
+import {
+  defineTool,
+  type ExternalName,
+  type GuardInput,
+  type GuardVerdict,
+  type Host,
+  type PreExecuteTap,
+  type ToolContext,
+  z,
+} from '@deepseek-ai/dsh-core';
 import type { EgressDecision, EgressDestination, EgressProtocol } from '@deepseek-ai/dsh-egress';
 
 /** The arguments of a network-access request: the destination, and the bash call whose command opened it. */
@@ -10,6 +19,29 @@ export const networkAccessInput = z.strictObject({
   call: z.string(),
 });
 
+/**
+ * Toward Claude Code's permission rules and hooks, a destination is a
+ * `WebFetch` of its host: `WebFetch(domain:…)` rules decide it, and the
+ * grant an "always allow" remembers is that one domain (never every
+ * destination). A hook's rewrite cannot move a connection: what comes back
+ * lacks the bash call and protocol, so it fails validation and is denied.
+ */
+export const networkAccessClaudeName: ExternalName = Object.freeze({
+  name: 'WebFetch',
+  toExternal: (args: Readonly<Record<string, unknown>>) => {
+    const host = String(args.host);
+    const authority = host.includes(':') ? `[${host}]` : host;
+    return { url: `https://${authority}:${String(args.port)}/`, prompt: `a sandboxed command connects to ${host}:${String(args.port)}` };
+  },
+  fromExternal: (input: Readonly<Record<string, unknown>>) => {
+    const url = URL.canParse(String(input.url)) ? new URL(String(input.url)) : undefined;
+    return url === undefined ? {} : { host: url.hostname.replace(/^\[|\]$/g, ''), port: Number(url.port || 443) };
+  },
+});
+
+/** The network tap's stage: after every policy (permissions run at 100 by default, hook bridges at 0). */
+const networkTapStage = 1_000_000;
+
 /** Asks the pipeline about a destination no list decided. */
 export interface NetworkAccessAsker {
   ask(ctx: ToolContext, id: string, destination: EgressDestination, protocol: EgressProtocol): Promise<EgressDecision>;
@@ -18,10 +50,10 @@ export interface NetworkAccessAsker {
 /**
  * Registers the tool through which a sandboxed command's new destination
  * becomes a call of its own (`<bash name>_network`), run as a sub-call of the
- * bash call: permission taps and grants see it like any call, and a tap of
- * this plugin leaves it at `ask`, so unless a tap allows or denies it the
- * host's approval provider is asked, with the bash call's id in the
- * arguments and the reason. The body opens nothing: a model that calls it
+ * bash call: permission taps and grants see it like any call (as a
+ * `WebFetch` of the host), and a last tap of this plugin makes it `ask`
+ * where no tap decided, so the host's approval provider is asked, with the
+ * bash call's id in the arguments and the reason. The body opens nothing: a model that calls it
  * learns only what the user answered.
  */
 export function registerNetworkAccess(host: Host, pluginName: string, bashName: string): NetworkAccessAsker {
@@ -35,19 +67,22 @@ export function registerNetworkAccess(host: Host, pluginName: string, bashName: 
       input: networkAccessInput,
       // Only the sandbox asks it, as a sub-call of the bash call: the model never sees it.
       internal: true,
+      external: { claude: networkAccessClaudeName },
       parallel: true,
       execute: (args) => ({ allowed: true, host: args.host, port: args.port }),
     }),
   );
+  // Last, and only where no tap decided: a rule, a remembered grant or a hook decides a destination,
+  // and what none of them decided goes to the person; the host's default never opens the network.
   const tap: PreExecuteTap = (state, info) => {
-    if (info.tool.name !== name) return undefined;
+    if (info.tool.name !== name || state.decidedBy !== undefined) return undefined;
     const args = state.args as z.output<typeof networkAccessInput>;
     return {
       decision: 'ask',
       reason: `the command of ${bashName} call ${args.call} connects to ${args.host}:${args.port} (${args.protocol})`,
     };
   };
-  host.hooks.preExecute.tap(`${pluginName}/network`, tap);
+  host.hooks.preExecute.tap({ name: `${pluginName}/network`, stage: networkTapStage }, tap);
   host.guards.register({
     id: `${pluginName}/network`,
     check: (input: GuardInput): GuardVerdict => {
