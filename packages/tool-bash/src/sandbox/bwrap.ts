@@ -4,7 +4,7 @@ import { delimiter, isAbsolute, join } from 'node:path';
 import { feedInputs, stdioOf } from '../internal/run-process.js';
 import { egressEnvironment, relayGateArgs, relayGateFd, relayInfoFd, startRelay } from './egress-relay.js';
 import { type Mask, masksOf } from './masks.js';
-import { holdStubs } from './mount-stubs.js';
+import { holdStubs, sweepStaleStubs } from './mount-stubs.js';
 import { byDepth, protectedLayout } from './protected-paths.js';
 import type { SandboxCommand, SandboxPolicy, SandboxProbe, SandboxProvider } from './provider.js';
 import { seccompFilter } from './seccomp.js';
@@ -84,6 +84,8 @@ export function bwrapSandbox(options: BwrapSandboxOptions = {}): SandboxProvider
     environment: (policy: SandboxPolicy) => ({ TMPDIR: '/tmp', ...(policy.egress === undefined ? {} : egressEnvironment()) }),
     // The probe runs the real profile and checks from inside that `/` is not writable.
     probe: async (policy: SandboxPolicy): Promise<SandboxProbe> => {
+      // Before the layout looks at the workspace: a stub a killed host left would pass for a file.
+      sweepStaleStubs();
       if (filters.off === undefined)
         return { ok: false, reason: `no seccomp filter for the ${process.arch} architecture (x64 and arm64 have one)` };
       // The probe checks the sandbox, not the network: each call's relay reports its own failure.
