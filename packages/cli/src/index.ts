@@ -21,4 +21,4 @@ export { ExitCode } from './exit-codes.js';
 export { type BuiltHost, buildHost, type HostSetup, type PluginOptions } from './host-factory.js';
 export type { CliIo } from './io.js';
 export { colourWanted, type Style, styleFor } from './render/style.js';
-export { TerminalUi, type TextOut } from './render/terminal-ui.js';
+export { type HeldScreen, type LineOptions, TerminalUi, type TerminalUiOptions, type TextOut } from './render/terminal-ui.js';

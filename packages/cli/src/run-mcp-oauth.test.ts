@@ -200,7 +200,9 @@ describe('dsh and an OAuth-protected MCP server', () => {
         const url = new URL(asked[3] ?? '');
         expect(url.origin).toBe(server.origin);
         expect(url.searchParams.get('code_challenge_method')).toBe('S256');
+        // No key: the browser's redirect reaching dsh answers the question.
         await browse(url.href);
+        await waitFor('the echoed answer', () => (/\n {2}> authorized in the browser\n/.test(screen()) ? true : undefined), screen);
         // The elicitation, field by field: a new name, the age left at its default.
         await waitFor('the first field', () => (/name \(string, default "Ada"\): $/m.test(screen()) ? true : undefined), screen);
         expect(screen()).toContain('? MCP server docs asks: Who are you? (empty keeps the default, - declines)');
@@ -220,6 +222,44 @@ describe('dsh and an OAuth-protected MCP server', () => {
       expect(server.authorizations).toBe(1);
       expect(server.lastElicited).toEqual({ name: 'Grace', age: 36 });
       expect(agent.problems).toEqual([]);
+    },
+  );
+
+  it.skipIf(!hasTmux && !inCi)(
+    'declines the authorization at once with n: the server fails as MCP_AUTH_REQUIRED and the run goes on',
+    async () => {
+      const server = await oauthServer();
+      const agent = await model();
+      const { root, home, log } = project(server.url);
+      const socket = `dsh-run-mcp-decline-${process.pid}-${Date.now()}`;
+      const done = join(home, 'exit-code');
+      const command = [
+        `cd ${JSON.stringify(root)}`,
+        `HOME=${JSON.stringify(home)} DEEPSEEK_API_KEY=test-key ${JSON.stringify(process.execPath)} ${JSON.stringify(binPath)} run "who am I?" --base-url ${agent.url} --log ${JSON.stringify(log)}`,
+        `echo $? > ${JSON.stringify(done)}`,
+        'sleep 600',
+      ].join('; ');
+      const screen = (): string =>
+        execFileSync('tmux', ['-L', socket, 'capture-pane', '-p', '-J', '-S', '-500', '-t', 'run'], { encoding: 'utf8' });
+      execFileSync('tmux', ['-L', socket, '-f', '/dev/null', 'new-session', '-d', '-s', 'run', '-x', '200', '-y', '60', command]);
+      try {
+        await waitFor('the authorization question', () => (/\[-\] decline\n +> $/m.test(screen()) ? true : undefined), screen);
+        execFileSync('tmux', ['-L', socket, 'send-keys', '-t', 'run', 'n']);
+        // Nobody opens the page: the answer alone ends the wait (the server's own timeout is 5 minutes).
+        const code = await waitFor(
+          'dsh exit',
+          () => (existsSync(done) ? readFileSync(done, 'utf8').trim() || undefined : undefined),
+          screen,
+        );
+        expect(code).toBe('0');
+        const text = screen();
+        expect(text).toMatch(/\n {2}> declined\n/);
+        // The mcp package's MCP_AUTH_REQUIRED for a declined authorization (not its timeout's "not finished within").
+        expect(text).toMatch(/mcp: docs is failed: MCP server "docs" needs OAuth authorization; the authorization was declined/);
+      } finally {
+        spawnSync('tmux', ['-L', socket, 'kill-server']);
+      }
+      expect(server.authorizations).toBe(0);
     },
   );
 });

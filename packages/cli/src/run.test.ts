@@ -79,11 +79,12 @@ describe('dsh run', () => {
     ].join('; ');
     execFileSync('tmux', ['-L', socket, '-f', '/dev/null', 'new-session', '-d', '-s', 'run', '-x', '200', '-y', '60', command]);
     try {
-      // The question's own prompt: readline is reading the terminal from then on.
+      // The question's own prompt: the terminal is read key by key from then on.
       const asked = await waitForScreen(socket, /\[n\] no\n +>/);
-      expect(asked).toContain('the agent wants to run bash {"command":"echo approved > out.txt"}');
+      expect(asked).toContain('the agent wants to run bash: echo approved > out.txt');
       expect(existsSync(join(root, 'out.txt'))).toBe(false);
-      execFileSync('tmux', ['-L', socket, 'send-keys', '-t', 'run', 'y', 'Enter']);
+      // One key answers: no Enter.
+      execFileSync('tmux', ['-L', socket, 'send-keys', '-t', 'run', 'y']);
       // The exit code is written once dsh has exited: everything it printed is on the screen by then.
       const code = await waitFor(
         'dsh exit',
@@ -92,7 +93,9 @@ describe('dsh run', () => {
       );
       expect(code).toBe('0');
       const screen = screenOf(socket);
-      expect(screen).toContain('→ yes, once');
+      // The answer is echoed once, on the prompt's line, and the question is not printed again.
+      expect(screen).toMatch(/\n {2}> yes, once\n/);
+      expect(screen.split('wants to run').length - 1).toBe(1);
       expect(screen).toMatch(/✔ bash \[call_write\] ok/);
       expect(screen).toContain('All done: out.txt is written.');
       expect(screen).toContain('✔ done · 2 turns');

@@ -33,7 +33,7 @@ export { type AppliedHints, appliedHints, type McpToolInfo, type ToolLimits } fr
 export { type McpOptions, mcpOptionsSchema, type ResolvedMcpOptions } from './options.js';
 export { type McpPlugin, type McpServerStatus, mcp, mcpPluginName } from './plugin.js';
 export { type McpContent, type McpToolOutput, type McpTruncation, mapResult } from './result-mapping.js';
-export type { AuthorizationHandler, AuthorizationRequest } from './server-auth.js';
+export { type AuthorizationHandler, type AuthorizationRequest, authorizationArrived } from './server-auth.js';
 export type { McpServerError, McpServerState } from './server-connection.js';
 export { eventStderrChars, type ServerExitedEventData, serverExitedEvent } from './server-events.js';
 export type { McpProcessEnd, McpServerCrash, McpStartFailure } from './server-history.js';

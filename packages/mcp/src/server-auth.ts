@@ -11,9 +11,17 @@ export interface AuthorizationRequest {
   readonly server: string;
   /** The authorization server's page to open in a browser; it redirects to dsh's loopback callback. */
   readonly url: string;
-  /** Aborted when dsh stops waiting (timeout, close). */
+  /**
+   * Aborted when dsh stops waiting (timeout, close), and when the
+   * authorization arrived at the callback, with the reason
+   * {@link authorizationArrived}: a handler still asking the person (a
+   * terminal prompt) can stop.
+   */
   readonly signal: AbortSignal;
 }
+
+/** The reason of {@link AuthorizationRequest.signal} once the authorization arrived at dsh's callback. */
+export const authorizationArrived = 'authorization-arrived';
 
 /**
  * Shows the authorization URL to the person (a prompt, a browser, an inbox).
@@ -69,10 +77,14 @@ export class ServerAuth {
     }
     const signal = AbortSignal.any([this.#closed.signal, AbortSignal.timeout(this.#settings.authTimeoutMs)]);
     const answer = callback.next(signal);
-    answer.catch(() => undefined);
+    const arrived = new AbortController();
+    answer.then(
+      () => arrived.abort(authorizationArrived),
+      () => undefined,
+    );
     let shown: undefined | boolean;
     try {
-      shown = await handler({ server: this.#server, url: url.href, signal });
+      shown = await handler({ server: this.#server, url: url.href, signal: AbortSignal.any([signal, arrived.signal]) });
     } catch {
       shown = false;
     }

@@ -119,6 +119,6 @@ describe('read', () => {
     const t = await fsHost(s.ws);
     await t.call('read', { file_path: 'a.txt' });
     expect(t.ui.cards.map((c) => c.card.title)).toEqual(['Read a.txt', `Read ${path.join(s.ws, 'a.txt')}`]);
-    expect(t.ui.cards[1]?.card.summary).toBe('lines 1-1 of 1');
+    expect(t.ui.cards[1]?.card.summary).toBe('line 1 of 1');
   });
 });

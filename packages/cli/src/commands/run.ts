@@ -13,6 +13,7 @@ import { buildHost } from '../host-factory.js';
 import { dshCommand } from '../invoked-as.js';
 import type { CliIo } from '../io.js';
 import { TerminalUi } from '../render/terminal-ui.js';
+import { terminalWidth } from '../render/terminal-width.js';
 import { terminalAuthorization, terminalElicitation } from '../run/mcp-prompts.js';
 import { isLocalEndpoint, unreachableBecause } from '../run/model-endpoint.js';
 import { systemPrompt } from '../run/system-prompt.js';
@@ -61,7 +62,7 @@ export async function runRun(io: CliIo, options: RunOptions): Promise<ExitCode> 
     throw new CliError(CliErrorCode.USAGE, `run: cannot create the session log's directory ${dirname(logPath)}: ${messageOf(error)}`);
   }
   const s = io.style;
-  const ui = new TerminalUi(io.stdout, s, { spinner: io.isTTY, root: loaded.workspace });
+  const ui = new TerminalUi(io.stdout, s, { spinner: io.isTTY, root: loaded.workspace, width: terminalWidth(io.isTTY) });
   const controller = new AbortController();
   let interrupts = 0;
   const interrupt = (): void => {
@@ -71,8 +72,7 @@ export async function runRun(io: CliIo, options: RunOptions): Promise<ExitCode> 
     controller.abort(new DshError('ABORTED', 'stopped with Ctrl-C'));
   };
   const terminal = io.stdin?.isTTY === true ? io.stdin : undefined;
-  const atTerminal =
-    terminal === undefined ? undefined : terminalPrompt({ input: terminal, output: process.stdout, ui, style: s, onInterrupt: interrupt });
+  const atTerminal = terminal === undefined ? undefined : terminalPrompt({ input: terminal, ui, style: s, onInterrupt: interrupt });
   const inbox = options.inbox === true ? await openRunInbox() : undefined;
   const prompt =
     inbox !== undefined
@@ -92,7 +92,7 @@ export async function runRun(io: CliIo, options: RunOptions): Promise<ExitCode> 
     overrides: {
       mcp: {
         elicit: terminalElicitation({ input: terminal, output: process.stdout, ui, style: s }),
-        authorize: terminalAuthorization({ input: terminal, output: process.stdout, ui, style: s }),
+        authorize: terminalAuthorization({ input: terminal, output: process.stdout, ui, style: s, onInterrupt: interrupt }),
       },
     },
   }).catch(async (error: unknown) => {

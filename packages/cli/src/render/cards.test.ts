@@ -26,6 +26,20 @@ describe('cards', () => {
     expect(renderCompleted(plain, id, program, ok({}), { omitBody: true })).toBe('✔ Run code [c1] ok (execute) 2 lines');
   });
 
+  it('says how many lines a long body left out, in the singular for one', () => {
+    const body = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1}`).join('\n');
+    expect(
+      renderCompleted(plain, id, { title: 'bash', body: body(41) }, ok({}))
+        .split('\n')
+        .at(-1),
+    ).toBe('    … 1 more line');
+    expect(
+      renderCompleted(plain, id, { title: 'bash', body: body(42) }, ok({}))
+        .split('\n')
+        .at(-1),
+    ).toBe('    … 2 more lines');
+  });
+
   it('shows paths under the workspace relative to it, and no others', () => {
     expect(relativeTo('/w/ws', 'Read /w/ws/src/a.js; /w/ws2/b; /w/ws')).toBe('Read src/a.js; /w/ws2/b; /w/ws');
     expect(relativeTo(undefined, '/w/ws/a')).toBe('/w/ws/a');

@@ -1,4 +1,5 @@
 import type { CallIdentity, Card, Outcome } from '@deepseek-ai/dsh-core';
+import { counted } from './plural.js';
 import type { Style } from './style.js';
 
 const maxBodyLines = 40;
@@ -97,7 +98,7 @@ function renderBody(style: Style, card: Card): string {
     .replace(/^[ \t]*\n/, '')
     .replace(/\n$/, '')
     .split('\n');
-  if (lines.length > maxBodyLines) lines = [...lines.slice(0, maxBodyLines), `… ${lines.length - maxBodyLines} more lines`];
+  if (lines.length > maxBodyLines) lines = [...lines.slice(0, maxBodyLines), `… ${counted(lines.length - maxBodyLines, 'more line')}`];
   if (card.format === 'diff') {
     lines = lines.map((line) =>
       line.startsWith('+') && !line.startsWith('+++')

@@ -39,4 +39,17 @@ describe('the terminal UI', () => {
     ui.completed(mcp, { title: 'mcp__notes__list_notes', summary: 'done' }, { status: 'ok', stage: 'execute', output: {} });
     expect(text()).toBe('● notes: list_notes [mcp-list] MCP tool list_notes\n✔ notes: list_notes [mcp-list] ok (execute) done\n');
   });
+
+  it('keeps other output back while a question is open, and prints it in order once it is answered', () => {
+    const { ui, text } = screen();
+    const screenOfQuestion = ui.hold();
+    screenOfQuestion.line('  ? the agent wants to run bash: rm -rf dist');
+    ui.pending(call, { title: 'bash', summary: 'npm test' });
+    ui.progress(call, { type: 'output', stream: 'stdout', text: 'tick 1\n' });
+    screenOfQuestion.write('  > ');
+    screenOfQuestion.write('yes, once\n');
+    expect(text()).toBe('  ? the agent wants to run bash: rm -rf dist\n  > yes, once\n');
+    screenOfQuestion.release();
+    expect(text()).toBe('  ? the agent wants to run bash: rm -rf dist\n  > yes, once\n● bash [ticks] npm test\n    │ tick 1\n');
+  });
 });

@@ -1,15 +1,17 @@
-import { createInterface } from 'node:readline';
 import type { PermissionPrompt, PermissionPromptReply, PermissionPromptRequest } from '@deepseek-ai/dsh-permissions';
 import type { Style } from '../render/style.js';
 import type { TerminalUi } from '../render/terminal-ui.js';
+import { visibleWidth } from '../render/wrap.js';
+import { approvalSubject } from './approval-subject.js';
+import { chooseByKey, type KeyChoice, type KeyInput } from './key-choice.js';
 
 /** What the prompt reads from and writes to. */
 export interface PromptTerminal {
-  readonly input: NodeJS.ReadableStream;
-  readonly output: NodeJS.WritableStream;
+  /** The keyboard: one key answers when it is a TTY (raw mode), a line otherwise. */
+  readonly input: KeyInput;
   readonly ui: TerminalUi;
   readonly style: Style;
-  /** Called when Ctrl-C is pressed while a question is open (readline takes the key from the process then). */
+  /** Called when Ctrl-C is pressed while a question is open (raw mode takes the key from the process then). */
   readonly onInterrupt: () => void;
 }
 
@@ -22,9 +24,11 @@ export const noTerminalRefusal =
 
 /**
  * Asks at the terminal, one question at a time (parallel calls wait their
- * turn): `y` allows once, `s` allows for the session as the suggested rule
- * (when the permissions plugin offers one), anything else — or an empty
- * line — says no. A subagent's call is labelled with the subagent.
+ * turn). The question names what the call would do (the command, the file),
+ * then one key answers, echoed once on the prompt's line: `y` allows once,
+ * `s` for the session and `a` always in this project as the suggested rule
+ * (when the permissions plugin offers them), `n` or Enter says no, Ctrl-C
+ * says no and stops the run. A subagent's call is labelled with the subagent.
  */
 export function terminalPrompt(terminal: PromptTerminal): PermissionPrompt {
   let queue: Promise<unknown> = Promise.resolve();
@@ -43,50 +47,54 @@ export function refusingPrompt(ui: TerminalUi, style: Style): PermissionPrompt {
   };
 }
 
-async function ask(terminal: PromptTerminal, request: PermissionPromptRequest): Promise<PermissionPromptReply> {
+type Reply = PermissionPromptReply | 'cancelled';
+
+async function ask(terminal: PromptTerminal, request: PermissionPromptRequest): Promise<Reply> {
   if (request.signal.aborted) return 'cancelled';
   const { ui, style: s } = terminal;
-  const release = ui.hold();
   // `remember` is absent when the permissions plugin is off and the host asks directly.
   const remember = (request as Partial<PermissionPromptRequest>).remember;
-  const session = remember?.scopes.includes('session') === true ? remember.suggestions[0] : undefined;
-  const who = request.call.agent === undefined ? 'the agent ' : `subagent ${request.call.agent.type} (${request.call.agent.id}) `;
-  const args = JSON.stringify(request.args);
-  ui.line(`  ${s.bold('?')} ${who}wants to run ${s.bold(request.tool.name)} ${args.length > 300 ? `${args.slice(0, 300)}…` : args}`);
-  if (request.reason !== undefined) ui.line(`    ${s.dim(request.reason)}`);
-  const choices = ['[y] yes, once', ...(session === undefined ? [] : [`[s] yes, for this session: ${session.rules.join(', ')}`]), '[n] no'];
-  ui.line(`    ${choices.join('   ')}`);
-  const rl = createInterface({ input: terminal.input, output: terminal.output, terminal: true });
-  try {
-    const answer = await new Promise<string | undefined>((done) => {
-      const onAbort = (): void => done(undefined);
-      request.signal.addEventListener('abort', onAbort, { once: true });
-      rl.on('SIGINT', () => {
-        terminal.onInterrupt();
-        done(undefined);
-      });
-      rl.on('close', () => done(undefined));
-      rl.question('  > ', (line) => {
-        request.signal.removeEventListener('abort', onAbort);
-        done(line.trim().toLowerCase());
-      });
+  const suggested = remember?.suggestions[0];
+  const offers = (scope: 'session' | 'project'): boolean => suggested !== undefined && remember?.scopes.includes(scope) === true;
+  const who = request.call.agent === undefined ? 'the agent' : `subagent ${request.call.agent.type} (${request.call.agent.id})`;
+  const { subject, detail } = approvalSubject(request.tool.name, request.args, ui.pendingCard(request.call));
+  const no: KeyChoice<Reply> = { keys: ['n', 'no'], value: { answer: 'rejected', message: rejectedByUser }, echo: 'no' };
+  const choices: KeyChoice<Reply>[] = [{ keys: ['y', 'yes'], value: 'allowed-once', echo: 'yes, once' }];
+  const labels = ['[y] yes, once'];
+  if (suggested !== undefined && offers('session')) {
+    const rules = suggested.rules.join(', ');
+    choices.push({
+      keys: ['s', 'session'],
+      value: { answer: 'allowed-session', rules: suggested.rules },
+      echo: `yes, for this session (${rules})`,
     });
-    if (answer === undefined) {
-      ui.line(`    ${s.dim('→ cancelled')}`);
-      return 'cancelled';
-    }
-    if (answer === 'y' || answer === 'yes') {
-      ui.line(`    ${s.dim('→ yes, once')}`);
-      return 'allowed-once';
-    }
-    if ((answer === 's' || answer === 'session') && session !== undefined) {
-      ui.line(`    ${s.dim(`→ yes, for this session (${session.rules.join(', ')})`)}`);
-      return { answer: 'allowed-session', rules: session.rules };
-    }
-    ui.line(`    ${s.dim('→ no')}`);
-    return { answer: 'rejected', message: rejectedByUser };
+    labels.push(`[s] yes, for this session: ${rules}`);
+  }
+  if (suggested !== undefined && offers('project')) {
+    const rules = suggested.rules.join(', ');
+    choices.push({
+      keys: ['a', 'always'],
+      value: { answer: 'allowed-project', rules: suggested.rules },
+      echo: `yes, always in this project (${rules})`,
+    });
+    labels.push(`[a] always, in this project: ${rules}`);
+  }
+  choices.push(no);
+  labels.push('Enter or [n] no');
+  const screen = ui.hold();
+  try {
+    screen.line(`  ${s.bold('?')} ${who} wants to run ${s.bold(subject)}`);
+    if (detail !== undefined) screen.line(s.dim(ui.relative(detail)));
+    if (request.reason !== undefined) screen.line(`    ${s.dim(request.reason)}`);
+    // The answers on one line when it fits, else one a line: a choice cut in two is hard to read.
+    const oneLine = `    ${labels.join('   ')}`;
+    const columns = ui.columns();
+    if (columns === undefined || visibleWidth(oneLine) <= columns) screen.line(oneLine);
+    else for (const label of labels) screen.line(`    ${label}`);
+    const answer = await chooseByKey({ input: terminal.input, screen, prompt: '  > ', choices, enter: no, signal: request.signal });
+    if (answer.kind === 'interrupted') terminal.onInterrupt();
+    return answer.kind === 'chosen' ? answer.value : 'cancelled';
   } finally {
-    rl.close();
-    release();
+    screen.release();
   }
 }

@@ -9,6 +9,7 @@ import { unifiedDiff } from '../internal/diff.js';
 import { commitWrite, passGate } from '../internal/mutation.js';
 import { type PinnedTarget, withPinned } from '../internal/open-file.js';
 import { withPathLock } from '../internal/path-lock.js';
+import { counted } from '../internal/plural.js';
 import { pathResolver } from '../internal/resolve-paths.js';
 import type { FsRuntime } from '../internal/runtime.js';
 import { decodeStrict, looksBinary, shapeOf, toDiskText, toWorkingInput, toWorkingText } from '../internal/text.js';
@@ -68,7 +69,7 @@ export function multiEditTool(rt: FsRuntime) {
         const edits = Array.isArray(args.edits) ? args.edits : [];
         return {
           title: `Edit ${shown(args.file_path)}`,
-          summary: `${edits.length} edits`,
+          summary: counted(edits.length, 'edit'),
           body: snippetDiff(args.file_path, edits),
           format: 'diff',
         };
@@ -143,7 +144,7 @@ function resultCard(title: string, outcome: Outcome): Card {
   const count = Array.isArray(out.replacements) ? out.replacements.reduce((sum: number, n) => sum + Number(n), 0) : 0;
   return {
     title: `Edit ${String(out.path)}`,
-    summary: `${count} replacement${count === 1 ? '' : 's'}`,
+    summary: counted(count, 'replacement'),
     body: typeof out.diff === 'string' ? out.diff : '',
     format: 'diff',
   };

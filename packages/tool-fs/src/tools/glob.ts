@@ -4,6 +4,7 @@ import { FsErrorCode, fsError } from '../errors.js';
 import { globExternal } from '../external.js';
 import { failureCard, outputOf, shown } from '../internal/cards.js';
 import { globMatcher, kindOf } from '../internal/directory.js';
+import { counted } from '../internal/plural.js';
 import { pathResolver } from '../internal/resolve-paths.js';
 import type { FsRuntime } from '../internal/runtime.js';
 import { walkFiles } from '../search/walk.js';
@@ -71,7 +72,7 @@ export function globTool(rt: FsRuntime) {
         const files = Array.isArray(out.files) ? (out.files as string[]) : [];
         return {
           title: `Glob ${args.pattern}`,
-          summary: `${String(out.total)} files${out.truncated === true ? ' (capped)' : ''}`,
+          summary: `${counted(Number(out.total), 'file')}${out.truncated === true ? ' (capped)' : ''}`,
           body: files.slice(0, 50).join('\n'),
         };
       },

@@ -4,6 +4,7 @@ import { FsErrorCode, fsError } from '../errors.js';
 import { grepExternal } from '../external.js';
 import { failureCard, outputOf, shown } from '../internal/cards.js';
 import { breathe, globMatcher, kindOf } from '../internal/directory.js';
+import { counted } from '../internal/plural.js';
 import { pathResolver } from '../internal/resolve-paths.js';
 import type { FsRuntime } from '../internal/runtime.js';
 import { looksBinary } from '../internal/text.js';
@@ -153,7 +154,7 @@ export function grepTool(rt: FsRuntime) {
         const body = typeof out.content === 'string' ? out.content : Array.isArray(out.files) ? out.files.join('\n') : undefined;
         return {
           title: `Grep ${args.pattern}`,
-          summary: `${String(out.matches)} matching lines in ${files} files${out.truncated === true ? ' (capped)' : ''}`,
+          summary: `${counted(Number(out.matches), 'matching line')} in ${counted(files, 'file')}${out.truncated === true ? ' (capped)' : ''}`,
           ...(body === undefined ? {} : { body: body.length > 4000 ? `${body.slice(0, 4000)}\n…` : body }),
         };
       },

@@ -7,6 +7,7 @@ import { listExternal } from '../external.js';
 import { failureCard, outputOf, shown } from '../internal/cards.js';
 import { kindOf } from '../internal/directory.js';
 import { PinnedDirectory } from '../internal/pinned-dir.js';
+import { counted } from '../internal/plural.js';
 import { pathResolver } from '../internal/resolve-paths.js';
 import type { FsRuntime } from '../internal/runtime.js';
 import { IgnoreRules } from '../search/ignore-rules.js';
@@ -77,7 +78,7 @@ export function listTool(rt: FsRuntime) {
         const entries = Array.isArray(out.entries) ? (out.entries as ListEntry[]) : [];
         return {
           title: `List ${String(out.path)}`,
-          summary: `${entries.length} entries${out.truncated === true ? ' (capped)' : ''}`,
+          summary: `${counted(entries.length, 'entry', 'entries')}${out.truncated === true ? ' (capped)' : ''}`,
           body: entries
             .slice(0, 100)
             .map((e) => (e.kind === 'directory' ? `${e.name}/` : e.name))

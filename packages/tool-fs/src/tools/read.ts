@@ -83,7 +83,9 @@ export function readTool(rt: FsRuntime) {
           return { title: `Read ${args.file_path}`, summary: text?.type === 'text' ? text.text : 'an image' };
         }
         const out = outputOf(outcome);
-        const range = Number(out.endLine) >= Number(out.startLine) ? `lines ${out.startLine}-${out.endLine}` : 'no lines';
+        const start = Number(out.startLine);
+        const end = Number(out.endLine);
+        const range = end > start ? `lines ${start}-${end}` : end === start ? `line ${start}` : 'no lines';
         const total = typeof out.totalLines === 'number' ? ` of ${out.totalLines}` : '';
         return { title: `Read ${String(out.path)}`, summary: `${range}${total}${out.complete === true ? '' : ' (partial)'}` };
       },

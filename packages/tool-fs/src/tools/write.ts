@@ -5,6 +5,7 @@ import { readCurrent } from '../internal/current-file.js';
 import { commitWrite, passGate } from '../internal/mutation.js';
 import { withPinned } from '../internal/open-file.js';
 import { withPathLock } from '../internal/path-lock.js';
+import { counted } from '../internal/plural.js';
 import { pathResolver } from '../internal/resolve-paths.js';
 import type { FsRuntime } from '../internal/runtime.js';
 
@@ -53,8 +54,8 @@ export function writeTool(rt: FsRuntime) {
         const preview = lines.slice(0, 40).join('\n');
         return {
           title: `Write ${shown(args.file_path)}`,
-          summary: `${lines.length} lines, ${Buffer.byteLength(content)} bytes`,
-          body: lines.length > 40 ? `${preview}\n… ${lines.length - 40} more lines` : preview,
+          summary: `${counted(lines.length, 'line')}, ${counted(Buffer.byteLength(content), 'byte')}`,
+          body: lines.length > 40 ? `${preview}\n… ${counted(lines.length - 40, 'more line')}` : preview,
           format: 'code',
         };
       },
@@ -64,7 +65,7 @@ export function writeTool(rt: FsRuntime) {
         const out = outputOf(outcome);
         return {
           title: `Write ${String(out.path)}`,
-          summary: `${out.created === true ? 'created' : 'overwrote'} (${String(out.bytes)} bytes)`,
+          summary: `${out.created === true ? 'created' : 'overwrote'} (${counted(Number(out.bytes), 'byte')})`,
         };
       },
     },
