@@ -101,7 +101,7 @@ function register(host: Host, o: HooksBridgeOptions): void {
         if (strictDenial !== undefined) return { decision: 'deny', reason: strictDenial };
         const answered = await runMatchingHooks(
           pre,
-          { host, call: info.call, tool: info.tool, args: state.args, phase: 'pre', signal: info.signal },
+          { host, call: info.call, tool: info.tool, args: state.args, phase: 'pre', signal: () => info.signal },
           settings,
         );
         if (answered.length === 0) return undefined;

@@ -48,7 +48,11 @@ export interface HookCall {
   readonly args: Args;
   readonly phase: HookPhase;
   readonly end?: CallEnd;
-  readonly signal?: AbortSignal;
+  /**
+   * The call's abort signal, asked for only when a hook starts: core makes the signal on first use,
+   * and making one costs more than a call whose hooks all skip.
+   */
+  readonly signal?: () => AbortSignal;
 }
 
 /**
@@ -139,7 +143,7 @@ async function runOne(spec: HookSpec, call: HookCall, view: ExternalView, settin
     killGraceMs: settings.killGraceMs,
     drainMs: settings.drainMs,
     maxOutputBytes,
-    signal: followCall ? call.signal : undefined,
+    signal: followCall ? call.signal?.() : undefined,
   });
   const answer = adapter.interpret(spec, run, settings.interpret);
   if (settings.onRun !== undefined) tellRun(settings, spec, call, stdin, run, decisionOf(answer));

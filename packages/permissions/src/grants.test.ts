@@ -141,6 +141,23 @@ describe('remembered approvals', () => {
   });
 });
 
+describe('when the grants file is consulted', () => {
+  it('only once no deny or ask rule has decided: a grants path that cannot be read fails only calls that get to allow rules', async () => {
+    project.write('not-a-dir', 'a file where the grants folder should be\n');
+    const rules = { deny: ['Bash(rm *)'], ask: ['Bash(git push *)'], allow: ['Bash(make)'] };
+    const t = await permissionHost(project, { settingsFiles: false, grantsFile: join(project.dir, 'not-a-dir', 'grants.json'), rules });
+    const denied = await t.call('shell', { command: 'rm -rf build' });
+    expect(denied.status === 'denied' && denied.reason).toMatch(/denied by deny rule "Bash\(rm \*\)"/);
+    expect(await t.call('shell', { command: 'git push origin' })).toMatchObject({ status: 'denied', stage: 'approval' });
+    expect(t.prompts).toHaveLength(1);
+    expect(t.prompts[0]?.decision?.reason).toMatch(/approval required by ask rule "Bash\(git push \*\)"/);
+    // Allow rules and grants are weighed together, so a call that gets to them needs the file: it fails closed.
+    const allowed = await t.call('shell', { command: 'make' });
+    expect(allowed.status === 'denied' && allowed.reason).toMatch(/ENOTDIR/);
+    expect(t.ran.calls).toHaveLength(0);
+  });
+});
+
 describe('a corrupted grants file', () => {
   it('is reported clearly, never overwritten, and leaves session grants working', async () => {
     const garbage = '{"version": 1, "grants": [ {"id": "x", "rules": ["Bash"]} ';

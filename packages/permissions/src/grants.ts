@@ -75,7 +75,11 @@ export class GrantStore {
   readonly #o: GrantStoreOptions;
   #session: Grant[] = [];
   #sessionSet: RuleSet | undefined;
-  #stamp = '';
+  // The project file as last read: inode, size and mtime (ino -1: to be read again; -2: absent). Numbers, not a
+  // string: formatting them on every call cost more than comparing them.
+  #ino = -1;
+  #size = 0;
+  #mtimeMs = 0;
   #projectSet: RuleSet | undefined;
   #projectGrants: readonly Grant[] = [];
 
@@ -107,9 +111,13 @@ export class GrantStore {
     const file = this.#o.file;
     if (file === undefined) return;
     const info = statSync(file, { throwIfNoEntry: false });
-    const stamp = info === undefined ? 'absent' : `${info.ino}:${info.size}:${info.mtimeMs}`;
-    if (stamp === this.#stamp) return;
-    this.#stamp = stamp;
+    const ino = info === undefined ? -2 : info.ino;
+    const size = info === undefined ? 0 : info.size;
+    const mtimeMs = info === undefined ? 0 : info.mtimeMs;
+    if (ino === this.#ino && size === this.#size && mtimeMs === this.#mtimeMs) return;
+    this.#ino = ino;
+    this.#size = size;
+    this.#mtimeMs = mtimeMs;
     this.#projectSet = undefined;
     this.#projectGrants = [];
     if (info === undefined) return;
@@ -182,7 +190,7 @@ export class GrantStore {
       const raw = current?.raw ?? { version: 1 as const, grants: [] };
       await write(file, { ...raw, grants: [...raw.grants, grant] });
     });
-    this.#stamp = '';
+    this.#ino = -1;
     return grant;
   }
 
@@ -203,7 +211,7 @@ export class GrantStore {
       await write(file, { ...current.raw, grants: kept });
       return true;
     });
-    this.#stamp = '';
+    this.#ino = -1;
     return removed;
   }
 

@@ -10,6 +10,7 @@ import {
 } from '@deepseek-ai/dsh-core';
 import { type Anchors, RuleSet, type RuleSubject, realOrSelf, type SourcedRule, subjectOf } from '@deepseek-ai/dsh-rules';
 import { anchorsOf, sameAnchors } from './anchors.js';
+import { CallInput } from './call-input.js';
 import { type DecidedBy, decide, type PermissionDecision, type PermissionMode, permissionModes } from './decide.js';
 import { PermissionsError, PermissionsErrorCode } from './errors.js';
 import type { DecisionEventData } from './events.js';
@@ -153,15 +154,7 @@ export function permissions(options: PermissionsOptions = {}): PermissionsPlugin
     prior?: { decision: 'allow' | 'ask'; tap: string; reason?: string | undefined },
   ): Pending => {
     const subject = subjectFor(tool, args);
-    const decision = decide({
-      subject,
-      mode,
-      rules: ruleSet,
-      grants: store.ruleSets(),
-      workspace,
-      readOnly: readOnly.has(tool.name),
-      ...(prior === undefined ? {} : { prior }),
-    });
+    const decision = decide(new CallInput(subject, mode, ruleSet, workspace, readOnly.has(tool.name), store, prior));
     return { args, subject, decision };
   };
 
