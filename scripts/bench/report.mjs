@@ -11,14 +11,19 @@ const resultsDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '.b
  * How a row stands against its target (lower is better):
  * `ok` meets it; `floor` misses it, but the floor of the design, measured in the same run, is
  * itself above the target, so no tuning of this design can meet it (the row says so, with that
- * floor); `miss` misses a target the design could meet.
+ * floor), and the row is within `floorMargin` of that floor; `miss` misses a target the design could
+ * meet, or stands well above its floor (then this design could get closer).
  */
 export function verdictOf(value, target, floor, spread = 0) {
   if (Number.isFinite(value) && value <= target) return 'ok';
+  if (floor === undefined || !Number.isFinite(floor.value) || floor.value <= target) return 'miss';
   // A floor the row itself measured well below is no floor (noise, or the wrong floor): the row misses.
-  if (floor !== undefined && Number.isFinite(floor.value) && floor.value > target && value + spread >= floor.value) return 'floor';
-  return 'miss';
+  if (value + spread < floor.value) return 'miss';
+  return value - spread <= floor.value * floorMargin ? 'floor' : 'miss';
 }
+
+/** How far above its floor (as a factor) a row may stand and still be called floor-bound. */
+export const floorMargin = 1.1;
 
 /**
  * Records one ratio measured against a baseline of the same run.

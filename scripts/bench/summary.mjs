@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Prints one table of every row the benches recorded in this run (scripts/bench/report.mjs): ✓ where
 // it meets its target, ✗ where it misses one the design could meet, and "floor" where the design's own
-// floor, measured in the same run, is already above the target (the floor is printed). Each row shows
-// its spread (how far two passes of its measurement were apart) and rounds, where the bench gave them.
+// floor, measured in the same run, is already above the target and the row is within 10% of it (the floor
+// is printed). Each row shows its spread (how far two passes of its measurement were apart) and rounds,
+// where the bench gave them.
 // Exits 1 when a row misses (✗), never for a floor row. `--clear` empties the results first;
 // `pnpm bench` runs it before and after the benches.
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
