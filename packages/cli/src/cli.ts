@@ -84,6 +84,12 @@ const commandOptions: Readonly<Record<string, Options>> = {
     logs: { type: 'string' },
     port: { type: 'string' },
     host: { type: 'string' },
+    durable: { type: 'string' },
+    ingress: { type: 'string' },
+    object: { type: 'string' },
+    dbos: { type: 'string' },
+    'dbos-app': { type: 'string' },
+    'dbos-name': { type: 'string' },
   },
 };
 
@@ -284,6 +290,18 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<ExitCode> {
         ...(str('logs') === undefined ? {} : { logs: str('logs') as string }),
         ...(str('port') === undefined ? {} : { port: str('port') as string }),
         ...(str('host') === undefined ? {} : { host: str('host') as string }),
+        ...(str('durable') === undefined
+          ? {}
+          : {
+              durable: {
+                durable: str('durable') as string,
+                ...(str('ingress') === undefined ? {} : { ingress: str('ingress') as string }),
+                ...(str('object') === undefined ? {} : { object: str('object') as string }),
+                ...(str('dbos') === undefined ? {} : { dbos: str('dbos') as string }),
+                ...(str('dbos-app') === undefined ? {} : { dbosApp: str('dbos-app') as string }),
+                ...(str('dbos-name') === undefined ? {} : { dbosName: str('dbos-name') as string }),
+              },
+            }),
       });
     case 'config check': {
       const [dir, extra] = positionals;

@@ -197,19 +197,26 @@ Options:
                      a terminal they wait only there
 `,
   inbox: `Usage: dsh inbox [--logs DIR] [--port N] [--host ADDR]
+       dsh inbox --durable restate --logs DIR [--ingress URL] [--object NAME]
+       dsh inbox --durable dbos --logs DIR --dbos URL [--dbos-app NAME] [--dbos-name NAME]
 
 The approval inbox on a folder of session logs: a local web page listing each
 log as a session (running, waiting, done, failed), its calls as cards,
 streamed live as the logs grow. Prints the URL to open once: it holds a secret
 token that the page trades for a cookie. Serves until Ctrl-C. Approvals of
 these sessions are shown; answer them where each session runs (dsh run
---inbox opens an inbox that can answer).
+--inbox opens an inbox that can answer), or, for a durable worker's logDir
+(--durable), in the page itself.
 
 Options:
   --logs DIR     the folder of session logs (default ~/.dsh/sessions, where
                  dsh run writes)
   --port N       the port (default: any free one)
   --host ADDR    the address to bind (default 127.0.0.1)
+  --durable restate|dbos
+                 the folder is a durable worker's logDir: the page answers its
+                 sessions' approvals through the engine, with dsh approve's
+                 flags (--ingress, --object; --dbos, --dbos-app, --dbos-name)
 `,
   catalog: `Usage: dsh catalog [--config FILE] [--json] [--strict]
 

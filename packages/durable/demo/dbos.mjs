@@ -5,15 +5,19 @@
 // worker is killed while the blocking call runs; a second worker launched under the same executor
 // id recovers the step, whose results are printed: the read replayed from its checkpoint, the
 // interrupted call TOOL_INTERRUPTED (not run again), the last call run once.
+// The workers write the session's JSONL log (`logDir`); the demo keeps its folder and prints the
+// `pnpm dsh log` command that shows it.
 // Skipped with a note where PostgreSQL is not installed (apt-get install postgresql).
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createSessionClient, submitStep } from '../dist/dbos/index.js';
+import { sessionLogPath } from '../dist/index.js';
 import { postgresStatus, startPostgres } from '../scripts/postgres-cluster.mjs';
 import { collect, until } from '../scripts/processes.mjs';
+import { logLines, resultLine } from './report.mjs';
 
 const log = (text) => console.log(`[demo dbos] ${text}`);
 const status = postgresStatus();
@@ -22,12 +26,13 @@ if (!status.ok) {
 } else {
   const dir = await mkdtemp(join(tmpdir(), 'dsh-durable-demo-dbos-'));
   const effects = join(dir, 'effects.log');
+  const logDir = join(dir, 'logs');
   const children = [];
   let postgres;
   let client;
   const startWorker = async (url) => {
     const worker = spawn(process.execPath, [fileURLToPath(new URL('../src/fixtures/dbos-worker.mjs', import.meta.url))], {
-      env: { ...process.env, DATABASE_URL: url, WORK: dir, EFFECTS: effects, EXECUTOR_ID: 'demo', LOG_LEVEL: 'warn' },
+      env: { ...process.env, DATABASE_URL: url, WORK: dir, EFFECTS: effects, EXECUTOR_ID: 'demo', LOG_LEVEL: 'warn', LOG_DIR: logDir },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     children.push(worker);
@@ -55,12 +60,9 @@ if (!status.ok) {
     const second = await startWorker(url);
     log(`worker 2 (pid ${second.pid}) launched under the same executor id: it recovers the step from its checkpoints`);
     const { results } = await pending;
-    for (const { id, outcome } of results) {
-      const detail =
-        outcome.status === 'ok' ? JSON.stringify(outcome.output).slice(0, 80) : JSON.stringify(outcome.error ?? outcome.reason);
-      log(`${id}: ${outcome.status} ${detail}`);
-    }
+    for (const result of results) log(resultLine(result));
     log(`side effects: ${JSON.stringify((await readFile(effects, 'utf8')).trim().split('\n'))}`);
+    for (const line of logLines(dir, sessionLogPath(logDir, 'demo-session'))) log(line);
   } finally {
     await client?.close();
     for (const child of children.reverse()) {
@@ -70,6 +72,5 @@ if (!status.ok) {
       await gone;
     }
     await postgres?.stop();
-    await rm(dir, { recursive: true, force: true });
   }
 }

@@ -6,17 +6,23 @@
 // a read (idempotent), a bash call that blocks, and another bash call. The worker is killed while
 // the blocking call runs; a second worker takes over and the step's results are printed: the read
 // replayed, the interrupted bash call TOOL_INTERRUPTED (not run again), the last call run once.
+// The worker writes the session's JSONL log (`logDir`): one tool/call and one tool/result per call
+// across the kill. The demo keeps its folder (the engine's data removed) and prints the
+// `pnpm dsh log` command that shows the log.
 // The same step on DBOS follows (demo/dbos.mjs; skipped with a note without PostgreSQL).
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sessionLogPath } from '../dist/index.js';
 import { registerDeployment, submitStep } from '../dist/restate/index.js';
 import { collect, freePort, startRestate, until } from '../scripts/restate-engine.mjs';
+import { logLines, resultLine } from './report.mjs';
 
 const dir = await mkdtemp(join(tmpdir(), 'dsh-durable-demo-'));
 const effects = join(dir, 'effects.log');
+const logDir = join(dir, 'logs');
 const children = [];
 process.on('exit', () => {
   for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
@@ -24,7 +30,7 @@ process.on('exit', () => {
 
 async function startWorker(port) {
   const worker = spawn(process.execPath, [fileURLToPath(new URL('../src/fixtures/worker.mjs', import.meta.url))], {
-    env: { ...process.env, WORKER_PORT: String(port), WORK: dir, EFFECTS: effects },
+    env: { ...process.env, WORKER_PORT: String(port), WORK: dir, EFFECTS: effects, LOG_DIR: logDir },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(worker);
@@ -34,19 +40,11 @@ async function startWorker(port) {
 }
 
 const log = (text) => console.log(`[demo] ${text}`);
+// The engine's data is the demo's scratch: removed at the end, unlike the session log.
+const engineData = join(dir, 'restate-data');
 
-/** An output in one line, never cut mid-value: a command's exit and first line of stdout, else short JSON or its keys. */
-function brief(output) {
-  if (typeof output === 'object' && output !== null && 'exitCode' in output) {
-    const first = String(output.stdout ?? '').split('\n')[0];
-    return `exit ${output.exitCode}${first === '' ? '' : `, stdout ${JSON.stringify(first)}`}`;
-  }
-  const json = JSON.stringify(output);
-  if (json.length <= 100 || typeof output !== 'object' || output === null) return json;
-  return `{ ${Object.keys(output).join(', ')} }`;
-}
 try {
-  const engine = await startRestate(dir, { fastRetries: true });
+  const engine = await startRestate(engineData, { fastRetries: true });
   children.push(engine.child);
   log(`restate-server: ingress ${engine.ingressUrl}, admin ${engine.adminUrl}`);
   const port = await freePort();
@@ -66,14 +64,17 @@ try {
   const second = await startWorker(port);
   log(`worker 2 (pid ${second.pid}) took over the same URL; the engine replays the session there`);
   const { results } = await pending;
-  for (const { id, outcome } of results) {
-    const detail = outcome.status === 'ok' ? brief(outcome.output) : JSON.stringify(outcome.error ?? outcome.reason);
-    log(`${id}: ${outcome.status} ${detail}`);
-  }
+  for (const result of results) log(resultLine(result));
   log(`side effects: ${JSON.stringify((await readFile(effects, 'utf8')).trim().split('\n'))}`);
+  for (const line of logLines(dir, sessionLogPath(logDir, 'demo-session'))) log(line);
 } finally {
-  for (const child of children.reverse()) if (child.exitCode === null) child.kill('SIGKILL');
-  await rm(dir, { recursive: true, force: true });
+  for (const child of children.reverse()) {
+    if (child.exitCode !== null || child.signalCode !== null) continue;
+    const gone = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGKILL');
+    await gone;
+  }
+  await rm(engineData, { recursive: true, force: true });
 }
 
 // The same step on the DBOS binding, on a private PostgreSQL (skipped without one).

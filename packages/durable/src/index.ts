@@ -33,10 +33,12 @@ export {
   durableCreateHostOptions,
 } from './durable-host.js';
 export { durableModel, type StreamingOptions } from './durable-model.js';
+export { type DurableSessionLog, openDurableSessionLog, sessionLogPath } from './durable-session-log.js';
 export { DurableError, DurableErrorCode } from './errors.js';
 export { type JournalEntry, MemoryJournal, memoryDurable } from './memory-durable.js';
 export {
   isStepInput,
+  type OpenedSession,
   openSessionHost,
   type SessionHostOptions,
   type SessionRun,

@@ -3,13 +3,14 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { ApprovalProvider, ApprovalRequest, Host } from '@deepseek-ai/dsh-core';
 import { type Answerer, type AnswerInput, type AnswerResult, answerInputSchema } from './answer.js';
+import { type AnswerTarget, loggedAnswer, targetDecision } from './answer-target.js';
 import { ApprovalDesk } from './approval-desk.js';
 import { InboxError, InboxErrorCode } from './errors.js';
 import { openEventStream } from './event-stream.js';
 import { isLoopback, RequestGuard, securityHeaders } from './http-guard.js';
 import { readJsonBody, sendError, sendJson } from './http-io.js';
 import { type InboxReply, LiveHosts } from './live-host.js';
-import { LogFolder } from './log-folder.js';
+import { LogFolder, type LogFolderOptions } from './log-folder.js';
 import { type InboxOptions, parseInboxOptions, type ResolvedInboxOptions } from './options.js';
 import { type Asset, loadAssets } from './page-assets.js';
 import { SessionStore } from './session-store.js';
@@ -78,9 +79,13 @@ export class Inbox {
     return this.#live.attach(host, options.label);
   }
 
-  /** Shows every JSONL session log in a folder, tailing the ones that grow. Returns the way to stop. */
-  async watchLogs(dir: string): Promise<() => Promise<void>> {
-    const folder = new LogFolder(dir, this.#store, this.#options.pollMs);
+  /**
+   * Shows every JSONL session log in a folder, tailing the ones that grow. Returns the way to stop.
+   * With `answers` (a durable engine's worker writes the folder: `source` `restate` or `dbos`), the
+   * approvals its sessions wait on are answered through that target.
+   */
+  async watchLogs(dir: string, options: LogFolderOptions = {}): Promise<() => Promise<void>> {
+    const folder = new LogFolder(dir, this.#store, this.#options.pollMs, options);
     this.#folders.push(folder);
     await folder.start();
     return () => folder.stop();
@@ -94,6 +99,11 @@ export class Inbox {
       throw new InboxError(InboxErrorCode.BAD_REQUEST, `invalid answer ${issue?.path.join('.') || ''}: ${issue?.message ?? ''}`.trim());
     }
     if (!this.#store.has(session)) throw new InboxError(InboxErrorCode.UNKNOWN_SESSION, `no session ${session}`, { status: 404 });
+    const target = this.#targetOf(session);
+    if (target !== undefined && this.#store.isAsking(session, call) && !this.#desk.isWaiting(session, call)) {
+      const decision = targetDecision(parsed.data, target);
+      this.#desk.wait(session, call, { settle: (input, by) => this.#deliver(target, session, call, decision, input.message, by) });
+    }
     const result = await this.#desk.answer(session, call, parsed.data, who);
     if (result !== undefined) {
       if (result.status === 'already-answered') {
@@ -119,6 +129,31 @@ export class Inbox {
       );
     }
     throw notWaiting(`call ${call} is not waiting for approval`);
+  }
+
+  /** The answer target of a folder that shows `session`, if it has one. */
+  #targetOf(session: string): AnswerTarget | undefined {
+    return this.#folders.find((f) => f.answers !== undefined && f.shows(session))?.answers;
+  }
+
+  /** Hands a page's answer to the engine; an earlier answer there (another person, the deadline) is refused with it. */
+  async #deliver(
+    target: AnswerTarget,
+    session: string,
+    call: string,
+    decision: 'allow' | 'deny',
+    message: string | undefined,
+    who: Answerer,
+  ) {
+    const { status } = await target.deliver(session, call, decision, message, who);
+    if (status !== 'already-answered') return;
+    const standing = loggedAnswer(this.#store.events(session)?.events ?? [], call);
+    if (standing !== undefined) this.#desk.recordElsewhere(session, call, standing);
+    throw new InboxError(
+      InboxErrorCode.ALREADY_ANSWERED,
+      `already answered${standing === undefined ? ` elsewhere (${target.label} keeps the first answer)` : `: ${standing.decision} by ${standing.by}`}`,
+      { status: 409, ...(standing === undefined ? {} : { data: { answer: standing } }) },
+    );
   }
 
   /** Starts serving; resolves with the URL to open (holding the token, printed once). */

@@ -5,10 +5,12 @@
  * @packageDocumentation
  */
 export { type Answerer, type AnswerInput, type AnswerResult, answerInputSchema, type StandingAnswer } from './answer.js';
+export type { AnswerDelivery, AnswerTarget } from './answer-target.js';
 export { InboxError, InboxErrorCode } from './errors.js';
 export { contentSecurityPolicy } from './http-guard.js';
 export { createInbox, Inbox } from './inbox.js';
 export { type InboxReply, inboxAnswerEvent } from './live-host.js';
+export type { LogFolderOptions } from './log-folder.js';
 export {
   type AuthorizeHook,
   type AuthorizeVerdict,

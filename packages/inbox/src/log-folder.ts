@@ -1,7 +1,8 @@
 import { type FSWatcher, watch } from 'node:fs';
 import { open, readdir, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import type { InboxEvent, SessionStore } from './session-store.js';
+import type { AnswerTarget } from './answer-target.js';
+import { type InboxEvent, isDurable, type SessionSource, type SessionStore } from './session-store.js';
 
 // Bytes read from one file per pass: a huge log is taken in slices, memory stays bounded.
 const sliceBytes = 4 * 1024 * 1024;
@@ -18,11 +19,21 @@ interface Tail {
   running: boolean | undefined;
 }
 
+/** Where a folder's sessions run, and where their answers go. */
+export interface LogFolderOptions {
+  /** `log` (dsh run's logs) by default; `restate` or `dbos` for a durable worker's `logDir`. */
+  readonly source?: SessionSource;
+  /** Takes the answers to the folder's sessions (a durable engine's approve client). */
+  readonly answers?: AnswerTarget;
+}
+
 /**
  * A folder of JSONL session logs (`jsonlSink`'s files): each file is a
- * session, tailed as it grows. A session runs while its writer holds the
- * log's `.lock` file. Corrupt lines are skipped and shown as problems; a
- * folder or file that disappears is reported and picked up again if it returns.
+ * session, tailed as it grows. A `log` session runs while its writer holds
+ * the log's `.lock` file; a durable one (whose workers hold the lock only
+ * during a step) while a call of it has no result. Corrupt lines are
+ * skipped and shown as problems; a folder or file that disappears is
+ * reported and picked up again if it returns.
  */
 export class LogFolder {
   readonly #tails = new Map<string, Tail>();
@@ -35,11 +46,24 @@ export class LogFolder {
   #missing = false;
   #stopped = false;
 
+  readonly source: SessionSource;
+  readonly answers: AnswerTarget | undefined;
+
   constructor(
     readonly dir: string,
     private readonly store: SessionStore,
     private readonly pollMs: number,
-  ) {}
+    options: LogFolderOptions = {},
+  ) {
+    this.source = options.source ?? 'log';
+    this.answers = options.answers;
+  }
+
+  /** Whether this folder shows `session` (a file of it was read). */
+  shows(session: string): boolean {
+    for (const tail of this.#tails.values()) if (tail.session === session) return true;
+    return false;
+  }
 
   async start(): Promise<void> {
     await this.scan();
@@ -203,7 +227,7 @@ export class LogFolder {
     if (tail.session === undefined) {
       tail.session = event.session;
       this.#seen.add(event.session);
-      this.store.open(event.session, 'log', basename(path, '.jsonl'));
+      this.store.open(event.session, this.source, basename(path, '.jsonl'));
     } else if (event.session !== tail.session) {
       this.#problem(path, tail, `line ${tail.line} belongs to session ${event.session}; skipped`);
       return;
@@ -212,7 +236,7 @@ export class LogFolder {
   }
 
   async #checkWriter(path: string, tail: Tail): Promise<void> {
-    if (tail.session === undefined) return;
+    if (tail.session === undefined || isDurable(this.source)) return;
     let running = true;
     try {
       await stat(`${path}.lock`);
@@ -221,7 +245,7 @@ export class LogFolder {
     }
     if (running === tail.running) return;
     tail.running = running;
-    if (running) this.store.open(tail.session, 'log');
+    if (running) this.store.open(tail.session, this.source);
     else this.store.end(tail.session);
   }
 

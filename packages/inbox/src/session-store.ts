@@ -34,6 +34,11 @@ export type StoreChange =
 
 const maxProblems = 20;
 
+/** Whether a source's sessions run on a durable engine: worked in steps, each by whichever worker the engine picks. */
+export function isDurable(source: SessionSource): boolean {
+  return source === 'restate' || source === 'dbos';
+}
+
 class SessionRecord {
   readonly events: InboxEvent[] = [];
   dropped = 0;
@@ -49,10 +54,12 @@ class SessionRecord {
   ) {}
 
   summary(): SessionSummary {
+    // A durable session has no writer between its steps: it runs while a call of it has no result.
+    const idle = isDurable(this.source) && this.openCalls.size === 0;
     const status: SessionStatus =
       this.asking.size > 0 && !this.ended
         ? 'waiting'
-        : !this.ended
+        : !this.ended && !idle
           ? 'running'
           : this.failed || this.openCalls.size > 0
             ? 'failed'
@@ -171,6 +178,11 @@ export class SessionStore {
 
   isEnded(id: string): boolean {
     return this.#sessions.get(id)?.ended ?? true;
+  }
+
+  /** Where the session's events come from; `undefined` for an unknown session. */
+  sourceOf(id: string): SessionSource | undefined {
+    return this.#sessions.get(id)?.source;
   }
 
   subscribe(listener: (change: StoreChange) => void): () => void {

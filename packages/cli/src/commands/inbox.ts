@@ -6,6 +6,7 @@ import type { PermissionPrompt, PermissionPromptRequest } from '@deepseek-ai/dsh
 import { CliError, CliErrorCode } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
+import { type DurableInboxOptions, durableAnswerTarget } from './inbox-durable.js';
 
 /** Options of `dsh inbox`. */
 export interface InboxCommandOptions {
@@ -17,6 +18,13 @@ export interface InboxCommandOptions {
   readonly host?: string;
   /** Ends the command (tests, embedders); SIGINT and SIGTERM end it too. */
   readonly signal?: AbortSignal;
+  /**
+   * `--durable restate|dbos` and the engine's flags: the folder (`--logs`, required then) is a
+   * durable worker's `logDir`, and the page answers its approvals through the engine.
+   */
+  readonly durable?: DurableInboxOptions;
+  /** Called with the URL once the inbox serves (tests, embedders): it is also printed. */
+  readonly onListening?: (url: string) => void;
 }
 
 /**
@@ -24,17 +32,23 @@ export interface InboxCommandOptions {
  * URL with its token once, then serves until Ctrl-C (exit 0).
  */
 export async function runInbox(io: CliIo, options: InboxCommandOptions): Promise<ExitCode> {
+  if (options.durable !== undefined && options.logs === undefined) {
+    throw new CliError(CliErrorCode.USAGE, "inbox: --durable needs --logs DIR, the folder the workers' logDir names");
+  }
+  const durable = options.durable === undefined ? undefined : durableAnswerTarget(io, options.durable);
   const dir = options.logs === undefined ? join(io.env.HOME ?? homedir(), '.dsh', 'sessions') : resolve(io.cwd, options.logs);
   const inbox = makeInbox('inbox', options);
   const url = await listen('inbox', inbox, options);
   try {
     // A folder not there yet is reported on the page and picked up when `dsh run` creates it.
-    await inbox.watchLogs(dir);
+    await inbox.watchLogs(dir, durable === undefined ? {} : { source: durable.source, answers: durable.target });
     const s = io.style;
-    io.stdout.write(`${s.bold('dsh inbox')} ${s.dim(`— the session logs in ${dir}`)}\n`);
+    const what = durable === undefined ? '' : `, answered through ${durable.target.label}`;
+    io.stdout.write(`${s.bold('dsh inbox')} ${s.dim(`— the session logs in ${dir}${what}`)}\n`);
     io.stdout.write(
       `${s.dim('open:')} ${url}\n${s.dim('(the link holds the secret token: share it only with who may answer; Ctrl-C stops)')}\n`,
     );
+    options.onListening?.(url);
     await untilStopped(options.signal);
   } finally {
     await inbox.close();

@@ -1,7 +1,7 @@
 import { DBOS } from '@dbos-inc/dbos-sdk';
 import type { ApprovalReply, JsonValue, StepResult } from '@deepseek-ai/dsh-core';
 import { DurableError, DurableErrorCode } from '../errors.js';
-import { isStepInput, openSessionHost, type SessionHostOptions, type SessionRun, type StepInput } from '../session-setup.js';
+import { closing, isStepInput, type OpenedSession, openSessionHost, type SessionHostOptions, type StepInput } from '../session-setup.js';
 import { dbosDurable } from './dbos-durable.js';
 import { answerQueueName, attribute, defaultSessionName, sessionQueueName, workflowId, workflowName } from './names.js';
 
@@ -38,11 +38,14 @@ export function dshSessionWorkflows(options: DshSessionWorkflowsOptions): DshSes
     throw new DurableError(DurableErrorCode.INVALID_OPTIONS, 'hostId must be a non-empty string');
   }
   if (typeof options.createHost !== 'function') throw new DurableError(DurableErrorCode.INVALID_OPTIONS, 'createHost must be a function');
+  if (options.logDir !== undefined && (typeof options.logDir !== 'string' || options.logDir === '')) {
+    throw new DurableError(DurableErrorCode.INVALID_OPTIONS, 'logDir must be a non-empty string (a folder for the session logs)');
+  }
   const program = options.run;
 
   const bindHost = DBOS.registerWorkflow(async (hostId: string) => hostId, { name: workflowName(name, 'host') });
 
-  async function openSession(session: string): Promise<SessionRun> {
+  async function openSession(session: string): Promise<OpenedSession> {
     const binding = await DBOS.startWorkflow(bindHost, {
       workflowID: workflowId(name, session, 'host'),
       workflowAttributes: { [attribute.session]: session, [attribute.kind]: 'host' },
@@ -60,8 +63,7 @@ export function dshSessionWorkflows(options: DshSessionWorkflowsOptions): DshSes
   DBOS.registerWorkflow(
     async (session: string, input: StepInput): Promise<StepResult> => {
       if (!isStepInput(input)) throw new DurableError(DurableErrorCode.INVALID_INPUT, 'step: expected { calls: [{ id, name, args }] }');
-      const { host } = await openSession(session);
-      return host.runStep({ calls: input.calls });
+      return closing(await openSession(session), ({ host }) => host.runStep({ calls: input.calls }));
     },
     { name: workflowName(name, 'step') },
   );
@@ -69,7 +71,7 @@ export function dshSessionWorkflows(options: DshSessionWorkflowsOptions): DshSes
   DBOS.registerWorkflow(
     async (session: string, input: JsonValue): Promise<JsonValue> => {
       if (program === undefined) throw new DurableError(DurableErrorCode.INVALID_INPUT, 'run: this session definition has no program');
-      return program(await openSession(session), input);
+      return closing(await openSession(session), (run) => program(run, input));
     },
     { name: workflowName(name, 'run') },
   );

@@ -1,7 +1,7 @@
 import type { JsonValue, StepResult } from '@deepseek-ai/dsh-core';
 import * as restate from '@restatedev/restate-sdk';
 import { DurableError, DurableErrorCode } from '../errors.js';
-import { isStepInput, openSessionHost, type SessionHostOptions, type SessionRun, type StepInput } from '../session-setup.js';
+import { closing, isStepInput, type OpenedSession, openSessionHost, type SessionHostOptions, type StepInput } from '../session-setup.js';
 import { restateDurable } from './restate-durable.js';
 
 /** Options of {@link dshSessionObject}. */
@@ -19,7 +19,7 @@ function terminal(code: string, message: string): restate.TerminalError {
   return new restate.TerminalError(`${code}: ${message}`, { errorCode: 400 });
 }
 
-async function openSession(ctx: restate.ObjectContext, options: DshSessionObjectOptions): Promise<SessionRun> {
+async function openSession(ctx: restate.ObjectContext, options: DshSessionObjectOptions): Promise<OpenedSession> {
   const session = ctx.key;
   const bound = await ctx.get<string>('hostId');
   if (bound === null) ctx.set('hostId', options.hostId);
@@ -30,7 +30,10 @@ async function openSession(ctx: restate.ObjectContext, options: DshSessionObject
     );
   }
   try {
-    return await openSessionHost(session, restateDurable(ctx, session, options.name), options);
+    const opened = await openSessionHost(session, restateDurable(ctx, session, options.name), options);
+    // A suspended attempt (waiting for an approval) never returns from its handler: close its log when Restate ends it.
+    ctx.request().attemptCompletedSignal.addEventListener('abort', () => void opened.close().catch(() => {}), { once: true });
+    return opened;
   } catch (error) {
     // A wrong host is no passing failure: Restate must not retry it.
     if (error instanceof DurableError) throw terminal(error.code, error.message);
@@ -52,12 +55,11 @@ export function dshSessionObject(options: DshSessionObjectOptions) {
     handlers: {
       step: async (ctx: restate.ObjectContext, input: StepInput): Promise<StepResult> => {
         if (!isStepInput(input)) throw terminal(DurableErrorCode.INVALID_INPUT, 'step: expected { calls: [{ id, name, args }] }');
-        const { host } = await openSession(ctx, options);
-        return host.runStep({ calls: input.calls });
+        return closing(await openSession(ctx, options), ({ host }) => host.runStep({ calls: input.calls }));
       },
       run: async (ctx: restate.ObjectContext, input: JsonValue): Promise<JsonValue> => {
         if (run === undefined) throw terminal(DurableErrorCode.INVALID_INPUT, 'run: this session object has no program');
-        return run(await openSession(ctx, options), input);
+        return closing(await openSession(ctx, options), (session) => run(session, input));
       },
     },
   });

@@ -1,0 +1,73 @@
+// The session log of a DBOS-backed session (`logDir`) across a SIGKILL of its worker: a private
+// PostgreSQL (scripts/postgres-cluster.mjs) and real worker processes (fixtures/dbos-worker.mjs);
+// the second worker recovers the first one's workflows under the same executor id.
+import { join } from 'node:path';
+import type { StepResult } from '@deepseek-ai/dsh-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { postgresStatus } from '../../scripts/postgres-cluster.mjs';
+import { sessionLogPath } from '../durable-session-log.js';
+import { DurableErrorCode } from '../errors.js';
+import { type DbosEngine, startDbosEngine, type WorkerProcess } from '../fixtures/dbos-engine.js';
+import { killHard } from '../fixtures/processes.js';
+import { countOf, expectOneCallAndResultEach, logHas, waitFor } from '../fixtures/session-log-checks.js';
+import { approve } from './approve.js';
+import { createSessionClient, type SessionClient, submitStep } from './client.js';
+
+const status = postgresStatus();
+const why = status.ok ? '' : ` (skipped: ${status.reason}; DSH_REQUIRE_POSTGRES=1 fails instead)`;
+
+describe.skipIf(!status.ok)(`the session log of a DBOS session whose worker is killed${why}`, () => {
+  let engine: DbosEngine;
+  let client: SessionClient;
+  let logDir: string;
+  const workers: WorkerProcess[] = [];
+  let interrupted: Promise<StepResult>;
+  let asked: Promise<StepResult>;
+
+  async function worker(): Promise<WorkerProcess> {
+    const child = await engine.startWorker({ EFFECTS: join(engine.dir, 'effects.log'), EXECUTOR_ID: 'logged', LOG_DIR: logDir });
+    workers.push(child);
+    return child;
+  }
+
+  beforeAll(async () => {
+    engine = await startDbosEngine();
+    logDir = join(engine.dir, 'logs');
+    const first = await worker();
+    client = await createSessionClient({ systemDatabaseUrl: engine.url, pollingIntervalMs: 50 });
+    await submitStep(client, 'log-kill', 'step-1', [{ id: 'k0', name: 'bash', args: { command: 'echo before' } }]);
+    const command = `echo started; while [ -d ${engine.dir} ]; do sleep 0.05; done`;
+    interrupted = submitStep(client, 'log-kill', 'step-2', [
+      { id: 'k1', name: 'read', args: { path: 'effects.log' } },
+      { id: 'k2', name: 'bash', args: { command } },
+    ]);
+    asked = submitStep(client, 'log-ask', 'step-1', [{ id: 'a1', name: 'bash', args: { command: 'echo ran-a1 #ask' } }]);
+    for (const pending of [interrupted, asked]) pending.catch(() => {});
+    await waitFor('the bash call is logged', () => logHas(sessionLogPath(logDir, 'log-kill'), 'tool/call', 'k2'), interrupted);
+    await waitFor('the approval is logged', () => logHas(sessionLogPath(logDir, 'log-ask'), 'approval/request', 'a1'), asked);
+    await killHard(first);
+    await worker();
+  });
+
+  afterAll(async () => {
+    await client?.close();
+    for (const child of workers) await killHard(child);
+    await engine?.stop();
+  });
+
+  it('holds one tool/call and one tool/result per call when the worker dies mid-body', async () => {
+    const step = await interrupted;
+    const next = await submitStep(client, 'log-kill', 'step-3', [{ id: 'k3', name: 'bash', args: { command: 'echo after' } }]);
+    expect(step.results[1]?.outcome).toMatchObject({ status: 'error', error: { code: DurableErrorCode.TOOL_INTERRUPTED } });
+    expect(next.results[0]?.outcome.status).toBe('ok');
+    await expectOneCallAndResultEach(sessionLogPath(logDir, 'log-kill'), ['k0', 'k1', 'k2', 'k3']);
+  });
+
+  it('logs an approval asked before the kill and answered after it once, with the call run once', async () => {
+    expect((await approve(client, 'log-ask', 'a1', 'allow')).status).toMatch(/delivered|kept/);
+    const step = await asked;
+    expect(step.results[0]?.outcome).toMatchObject({ status: 'ok', output: { stdout: 'ran-a1\n' } });
+    const events = await expectOneCallAndResultEach(sessionLogPath(logDir, 'log-ask'), ['a1']);
+    expect([countOf(events, 'approval/request', 'a1'), countOf(events, 'approval/answer', 'a1')]).toEqual([1, 1]);
+  });
+});
