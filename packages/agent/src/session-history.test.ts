@@ -255,7 +255,8 @@ describe('historyFromSession', () => {
     const events = host.events.list();
     // What a crash right after the second turn's first `tool/call` leaves.
     const turn2 = events.findIndex((e) => e.type === 'agent/turn' && (e.data as { turn: number }).turn === 2);
-    const cut = events.slice(0, turn2 + 2);
+    // The turn, its step's `step/start`, the first `tool/call`.
+    const cut = events.slice(0, turn2 + 3);
     expect(cut.at(-1)?.type).toBe('tool/call');
     const resumed = await resumeSession(createHost({ session, defaultDecision: 'allow' }), cut);
     const rebuilt = historyFromSession(cut, { messages: task, resumed });

@@ -1,5 +1,6 @@
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type AnySessionEvent, createHost, defineTool, jsonlSink, z } from '@deepseek-ai/dsh-core';
+import { type AnySessionEvent, createHost, defineTool, jsonlSink, openJsonlSink, resumeSession, z } from '@deepseek-ai/dsh-core';
 import { describe, expect, it } from 'vitest';
 import { runDsh, scratchDir } from './fixtures/run-dsh.js';
 
@@ -101,7 +102,7 @@ describe('dsh log on logs written by a real host', () => {
 
     const run = await runDsh(['log', path], { cwd: dir, home: dir });
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/session agents · \d+ events · 2 steps \(guessed: the log marks none\) · 2 calls · 2 sub-calls/);
+    expect(run.stdout).toMatch(/session agents · \d+ events · 2 steps · 2 calls · 2 sub-calls\n/);
     expect(run.stdout).toMatch(
       /✔ task \[task-1\] ok[^\n]*\n(?:[^\n]*\n)*? {4}✔ look \[task-1:agent:0\] ok[^\n]*\n(?:[^\n]*\n)*? {4}✔ look \[task-1:agent:1\] ok/,
     );
@@ -111,8 +112,9 @@ describe('dsh log on logs written by a real host', () => {
   });
 });
 
-describe('dsh log counts on a log that marks no steps', () => {
-  it('counts two runSteps of 6 and 2 calls (ids reused, as providers number them) as 8 calls and says the steps are guessed', async () => {
+describe('dsh log steps (issue 38 item 16)', () => {
+  /** Two runSteps of 6 and 2 calls, ids reused as providers number them, written by a real host. */
+  async function twoSteps(): Promise<{ dir: string; path: string }> {
     const dir = scratchDir();
     const path = join(dir, 'steps.jsonl');
     const host = createHost({ session: 'steps', sink: jsonlSink(path), defaultDecision: 'allow' });
@@ -122,8 +124,81 @@ describe('dsh log counts on a log that marks no steps', () => {
     await host.runStep({ calls: Array.from({ length: 6 }, (_, i) => ({ id: `call_${i}`, name: 'echo', args: { t: `a${i}` } })) });
     await host.runStep({ calls: Array.from({ length: 2 }, (_, i) => ({ id: `call_${i}`, name: 'echo', args: { t: `b${i}` } })) });
     await host.close();
+    return { dir, path };
+  }
+
+  it('shows two runSteps of 6 and 2 calls as 2 steps of 6 and 2 calls, from the step/start and step/end core logs', async () => {
+    const { dir, path } = await twoSteps();
     const run = await runDsh(['log', path, '--no-color'], { cwd: dir, home: dir });
     expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/session steps · 20 events · 2 steps · 8 calls\n/);
+    expect(run.stdout).toMatch(/Step 1 · [^\n]* · 6 calls/);
+    expect(run.stdout).toMatch(/Step 2 · [^\n]* · 2 calls/);
+    const json = JSON.parse((await runDsh(['log', path, '--json'], { cwd: dir, home: dir })).stdout) as {
+      stepsMarked: boolean;
+      steps: { calls: CallJson[]; end: { data: { end: string } } | null }[];
+    };
+    expect(json.stepsMarked).toBe(true);
+    expect(json.steps.map((s) => s.calls.map((c) => c.id))).toEqual([
+      ['call_0', 'call_1', 'call_2', 'call_3', 'call_4', 'call_5'],
+      ['call_0', 'call_1'],
+    ]);
+    expect(json.steps.map((s) => s.end?.data.end)).toEqual(['completed', 'completed']);
+  });
+
+  it('falls back to guessing, and says so, for the same log written before core logged steps', async () => {
+    const { dir, path } = await twoSteps();
+    // What the log looked like before: the same calls, no step events, seq without gaps.
+    const lines = readFileSync(path, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { seq: number; type: string });
+    const old = lines.filter((e) => !e.type.startsWith('step/')).map((e, i) => JSON.stringify({ ...e, seq: i + 1 }));
+    const oldPath = join(dir, 'old.jsonl');
+    writeFileSync(oldPath, `${old.join('\n')}\n`);
+    const run = await runDsh(['log', oldPath, '--no-color'], { cwd: dir, home: dir });
+    expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/session steps · 16 events · \d+ steps \(guessed: the log marks none\) · 8 calls\n/);
+  });
+
+  it('shows a step a crash cut and a resume finished as one step, its re-run call on its own card, and says how it ended', async () => {
+    const dir = scratchDir();
+    const path = join(dir, 'cut.jsonl');
+    const at = new Date().toISOString();
+    const line = (seq: number, type: string, data: object, call?: string) =>
+      JSON.stringify({ seq, at, session: 'cut', type, ...(call ? { call, token: `t-${call}` } : {}), data });
+    // The crash cut a step of three calls: a1 answered, a2 started, a3 never reached.
+    writeFileSync(
+      path,
+      `${[
+        line(1, 'step/start', { calls: ['a1', 'a2', 'a3'] }),
+        line(2, 'tool/call', { name: 'look', args: '{"at":"x"}' }, 'a1'),
+        line(3, 'tool/result', { name: 'look', outcome: { status: 'ok', stage: 'execute', output: { saw: 'x' } } }, 'a1'),
+        line(4, 'tool/call', { name: 'look', args: '{"at":"y"}' }, 'a2'),
+      ].join('\n')}\n`,
+    );
+    const before = await runDsh(['log', path, '--no-color'], { cwd: dir, home: dir });
+    expect(before.stdout).toMatch(/1 step · 2 calls/);
+    expect(before.stdout).toContain('the log has no tool/call for a3: the process stopped before it');
+    expect(before.stdout).toContain('the log has no end for this step: it was still running, or the process stopped during it');
+
+    const host = createHost({ session: 'cut', sink: await openJsonlSink(path), defaultDecision: 'allow' });
+    host.tools.register(
+      defineTool({
+        name: 'look',
+        description: 'Looks.',
+        idempotent: true,
+        input: z.object({ at: z.string() }),
+        execute: ({ at }) => ({ saw: at }),
+      }),
+    );
+    await resumeSession(host, path);
+    await host.close();
+    const run = await runDsh(['log', path, '--no-color'], { cwd: dir, home: dir });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/session cut · 11 events · 1 step · 2 calls\n/);
+    expect(run.stdout).toContain('step cut by a crash (the resume answered its calls)');
+    expect(run.stdout).toMatch(/✔ look \[a2\] ok/);
+    expect(run.stdout).not.toContain('no end for this step');
   });
 });

@@ -20,7 +20,7 @@ interface SessionJson {
   droppedTornLine: boolean;
   unknownOutcomes: string[];
   unknownEventTypes: string[];
-  steps: { index: number; calls: CallJson[]; notes: { type: string }[] }[];
+  steps: { index: number; calls: CallJson[]; notes: { type: string }[]; start: object | null; end: object | null }[];
 }
 
 /** One real demo run, whose session log every test reads (each in its own copy when it changes it). */
@@ -52,7 +52,8 @@ describe('dsh log', () => {
     const out = run.stdout;
     expect(out.includes('\u001b[')).toBe(false);
     // Without the sandbox the demo skips its step 7.
-    expect(out).toMatch(/session demo · \d+ events · 15 steps \(guessed: the log marks none\) · 19 calls · 7 sub-calls/);
+    // Core marks each step (step/start, step/end): the steps are counted, not guessed.
+    expect(out).toMatch(/session demo · \d+ events · 15 steps · 19 calls · 7 sub-calls\n/);
     expect(out).toMatch(/Step 1 · \d\d:\d\d:\d\d\.\d+ · 2 calls · /);
     // Cards as the demo draws them (the tools' own presenters), each with how long it took.
     expect(out).toMatch(/✘ Edit src\/util\.js \[edit-unread\] denied FS_NOT_READ \(execute: tool-fs\/read-before-edit\) · \d/);
@@ -98,7 +99,8 @@ describe('dsh log', () => {
     // Every event of the log is in exactly one place.
     const lines = logText.trim().split('\n').length;
     const all = (c: CallJson): number => c.events.length + c.children.reduce((n, child) => n + all(child), 0);
-    const placed = calls.reduce((n, c) => n + all(c), 0) + report.steps.reduce((n, s) => n + s.notes.length, 0);
+    const marks = (s: SessionJson['steps'][number]): number => (s.start === null ? 0 : 1) + (s.end === null ? 0 : 1);
+    const placed = calls.reduce((n, c) => n + all(c), 0) + report.steps.reduce((n, s) => n + s.notes.length + marks(s), 0);
     expect(placed).toBe(lines);
   });
 
@@ -131,13 +133,19 @@ describe('dsh log', () => {
   it('reads a log whose last line was cut mid-write: says so, and shows the call it left without a result', async () => {
     const dir = scratchDir();
     const torn = join(dir, 'torn.jsonl');
+    // The crash tore the result of the last call: its step has no step/end either.
     const text = logText.trimEnd();
-    writeFileSync(torn, text.slice(0, text.length - 40));
+    const result = text.lastIndexOf('"type":"tool/result","call":"fetch"');
+    const line = text.lastIndexOf('\n', result) + 1;
+    writeFileSync(torn, text.slice(0, line + 40));
     const run = await runDsh(['log', torn], { cwd: dir, home });
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('the last line was cut mid-write');
     expect(run.stdout).toContain('no result was logged for fetch');
     expect(run.stdout).toMatch(/\[fetch\] error TOOL_OUTCOME_UNKNOWN[^\n]*\n(?:[^\n]*\n)*? {4}the log ends before this call had a result/);
+    expect(run.stdout).toMatch(
+      /Step 15 [^\n]*\nthe log has no end for this step: it was still running, or the process stopped during it\n/,
+    );
     const json = JSON.parse((await runDsh(['log', torn, '--json'], { cwd: dir, home })).stdout) as SessionJson;
     expect(json.droppedTornLine).toBe(true);
     expect(json.unknownOutcomes).toEqual(['fetch']);

@@ -80,7 +80,7 @@ describe('run_code: calls from the program', () => {
     const outerCall = events.find((e) => e.type === 'tool/call' && e.call === 'outer');
     const token = outerCall?.token;
     expect(token).toBeDefined();
-    const sub = events.filter((e) => e.call !== 'outer');
+    const sub = events.filter((e) => e.call !== undefined && e.call !== 'outer');
     expect(sub.map((e) => [e.type, e.call, e.token])).toEqual([
       ['tool/call', 'outer:code:0', token],
       ['tool/result', 'outer:code:0', token],

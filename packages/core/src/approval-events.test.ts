@@ -10,7 +10,8 @@ async function setup(approval?: ApprovalProvider, approvalTimeoutMs = 1000) {
   return { t, runs };
 }
 
-const story = (events: readonly AnySessionEvent[]) => events.map((e) => e.type);
+/** The call's events in order; the step's own `step/start` and `step/end` around them are tested with the step. */
+const story = (events: readonly AnySessionEvent[]) => events.filter((e) => e.call !== undefined).map((e) => e.type);
 const dataOf = (events: readonly AnySessionEvent[], type: string) => events.find((e) => e.type === type)?.data;
 
 describe('approval events in the session log (issue 16 item 1)', () => {
@@ -23,7 +24,7 @@ describe('approval events in the session log (issue 16 item 1)', () => {
     expect(runs).toEqual([]);
     const events = t.host.events.list();
     expect(story(events)).toEqual(['tool/call', 'approval/request', 'approval/answer', 'tool/result']);
-    expect(events[1]).toMatchObject({ call: 'c1', token: events[0]?.token });
+    expect(events[2]).toMatchObject({ type: 'approval/request', call: 'c1', token: events[1]?.token });
     expect(dataOf(events, 'approval/request')).toEqual({
       name: 'echo',
       args: { text: 'effective' },

@@ -50,4 +50,12 @@ export const coreEventDocs: Readonly<Record<string, EventDoc>> = {
     meaning: 'How an approval was answered, by whom, after how long.',
     example: { answer: 'allowed-once', source: 'provider', elapsedMs: 3400 },
   },
+  'step/start': {
+    meaning: "A step began: its calls' ids in the model's order; their tool/call events follow.",
+    example: { calls: ['c1', 'c2'] },
+  },
+  'step/end': {
+    meaning: "A step ended: how (completed, aborted, failed, interrupted) and each call's status.",
+    example: { startSeq: 12, end: 'completed', statuses: ['ok', 'denied'] },
+  },
 };

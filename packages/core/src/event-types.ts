@@ -177,6 +177,36 @@ export const sessionResumedEvent = z.object({
   tornLine: z.number().int().positive().optional(),
 });
 
+const statusSchema = z.enum(['ok', 'error', 'denied', 'blocked']);
+
+/** `step/start`: `host.runStep` began a step; logged before the `tool/call` of any of its calls. */
+export const stepStartEvent = z.object({
+  /** The ids of the step's calls, in the model's order (a malformed call's is `#<index>`). */
+  calls: z.array(z.string()),
+  /** For a subagent's step (`StepOptions.parent`), the id of the call it runs under. */
+  parent: z.string().optional(),
+  /** True for the step a resume runs to call again the idempotent calls a crash cut: each has its first `tool/call` in an earlier step. */
+  rerun: z.literal(true).optional(),
+});
+
+/** `step/end`: a step ended; logged after its results and its `context/message`, before `runStep` resolves. */
+export const stepEndEvent = z.object({
+  /** The `seq` of the step's `step/start`. */
+  startSeq: z.number().int().positive(),
+  /**
+   * `completed`: every call has its result. `aborted`: the step's signal fired first; every call still
+   * has its result. `failed`: the step itself failed (`error`); calls without a status may have none.
+   * `interrupted`: written by `resumeSession` for a step the crash cut; the resume answered its calls.
+   */
+  end: z.enum(['completed', 'aborted', 'failed', 'interrupted']),
+  /** Each call's outcome status, in `step/start`'s order; `null` for a call left without one. Absent for `interrupted`. */
+  statuses: z.array(statusSchema.nullable()).optional(),
+  /** For a subagent's step, the id of the call it ran under (as in its `step/start`). */
+  parent: z.string().optional(),
+  /** Why the step failed, for `failed`. */
+  error: z.object({ code: z.string(), message: z.string() }).optional(),
+});
+
 /** Every event type core knows, with its data schema (typed loosely: its declaration would repeat every schema). */
 export const coreEventSchemas: Readonly<Record<string, z.ZodType>> = {
   'tool/call': toolCallEvent,
@@ -192,4 +222,6 @@ export const coreEventSchemas: Readonly<Record<string, z.ZodType>> = {
   'approval/answer': approvalAnswerEvent,
   'tool/interrupted': toolInterruptedEvent,
   'session/resumed': sessionResumedEvent,
+  'step/start': stepStartEvent,
+  'step/end': stepEndEvent,
 };

@@ -33,10 +33,11 @@ describe('the session log keeps a bounded memory (issue 15 item 7)', () => {
     const list = t.host.events.list();
     expect(list).toHaveLength(10_000);
     const dropped = t.host.events.dropped();
-    expect(dropped.events).toBe(2);
+    // Six steps: 6,002 calls, each step between its step/start and step/end.
+    expect(dropped.events).toBe(14);
     expect(dropped.bytes).toBeGreaterThan(0);
     expect(list[0]?.seq).toBe(dropped.throughSeq + 1);
-    expect(list.at(-1)?.seq).toBe(10_002);
+    expect(list.at(-1)?.seq).toBe(10_014);
     expect(logProblems(list)).toEqual([]);
   });
 
@@ -45,12 +46,14 @@ describe('the session log keeps a bounded memory (issue 15 item 7)', () => {
     t.host.tools.register(echoTool());
     for (let i = 0; i < 10; i++) await t.call('echo', { text: flatString(10_000, i) }, `big-${i}`);
     const list = t.host.events.list();
-    // Each call logs its 10 kB text twice (arguments, output): about two calls fit.
-    expect(list.length).toBeGreaterThanOrEqual(4);
-    expect(list.length).toBeLessThanOrEqual(5);
-    expect(list.at(-1)).toMatchObject({ type: 'tool/result', call: 'big-9' });
+    // Each call logs its 10 kB text twice (arguments, output): about two calls fit, with their small step events.
+    const large = list.filter((e) => e.type.startsWith('tool/'));
+    expect(large.length).toBeGreaterThanOrEqual(4);
+    expect(large.length).toBeLessThanOrEqual(5);
+    expect(large.at(-1)).toMatchObject({ type: 'tool/result', call: 'big-9' });
+    expect(list.at(-1)?.type).toBe('step/end');
     const dropped = t.host.events.dropped();
-    expect(dropped.events + list.length).toBe(20);
+    expect(dropped.events + list.length).toBe(40);
     expect(list[0]?.seq).toBe(dropped.throughSeq + 1);
     expect(dropped.bytes).toBeGreaterThan(150_000);
   });
@@ -62,31 +65,41 @@ describe('the session log keeps a bounded memory (issue 15 item 7)', () => {
       await t.host.runStep({ calls: [{ id: `text-${i}`, name: 'echo', args: JSON.stringify({ text: flatString(10_000, i) }) }] });
     }
     const list = t.host.events.list();
-    expect(list.length).toBeGreaterThanOrEqual(4);
-    expect(list.length).toBeLessThanOrEqual(5);
-    expect(list.at(-1)).toMatchObject({ type: 'tool/result', call: 'text-9' });
+    const large = list.filter((e) => e.type.startsWith('tool/'));
+    expect(large.length).toBeGreaterThanOrEqual(4);
+    expect(large.length).toBeLessThanOrEqual(5);
+    expect(large.at(-1)).toMatchObject({ type: 'tool/result', call: 'text-9' });
     const dropped = t.host.events.dropped();
-    expect(dropped.events + list.length).toBe(20);
+    expect(dropped.events + list.length).toBe(40);
     expect(dropped.bytes).toBeGreaterThan(150_000);
   });
 
   it('keeps a single event larger than the byte bound (the newest always stays)', async () => {
     const t = await createTestHost({ retainEventBytes: 1000 });
     t.host.tools.register(echoTool());
-    await t.call('echo', { text: flatString(5000, 1) }, 'huge');
+    // A single call (no step): its tool/result is the newest event.
+    await t.host.tools.execute({ id: 'huge', name: 'echo', args: { text: flatString(5000, 1) } });
     expect(t.host.events.list().map((e) => e.type)).toEqual(['tool/result']);
     expect(t.host.events.dropped()).toMatchObject({ events: 1, throughSeq: 1 });
   });
 
   it('checks a list whose oldest events were dropped from where it starts', async () => {
-    const t = await createTestHost({ retainEvents: 3 });
+    const t = await createTestHost({ retainEvents: 6 });
     t.host.tools.register(echoTool());
     await t.call('echo', { text: 'a' }, 'first');
     await t.call('echo', { text: 'b' }, 'second');
     const list = t.host.events.list();
-    expect(list.map((e) => `${e.type}:${e.call}`)).toEqual(['tool/result:first', 'tool/call:second', 'tool/result:second']);
+    expect(list.map((e) => `${e.type}:${e.call ?? ''}`)).toEqual([
+      'tool/result:first',
+      'step/end:',
+      'step/start:',
+      'tool/call:second',
+      'tool/result:second',
+      'step/end:',
+    ]);
+    // The first step's step/end names a step/start that was dropped: not a problem.
     expect(logProblems(list)).toEqual([]);
-    expect(logProblems(list.slice(1, 2))).toEqual(['call second has no tool/result']);
+    expect(logProblems(list.slice(3, 4))).toEqual(['call second has no tool/result']);
   });
 
   it('refuses bad bounds with INVALID_OPTIONS', () => {
@@ -111,7 +124,8 @@ describe('the session log keeps a bounded memory (issue 15 item 7)', () => {
     // Unbounded, the 1,800,000 extra events would hold hundreds of MB.
     expect(after - before).toBeLessThan(16 * 1024 * 1024);
     expect(host.events.list()).toHaveLength(10_000);
-    expect(host.events.dropped().throughSeq).toBe(2_000_000 - 10_000);
+    // Two events per call and two per step of 100 calls.
+    expect(host.events.dropped().throughSeq).toBe(2_020_000 - 10_000);
   });
 
   it('keeps the heap under a fixed bound across a thousand calls with 1 MB arguments', { timeout: 120_000 }, async () => {
@@ -125,7 +139,8 @@ describe('the session log keeps a bounded memory (issue 15 item 7)', () => {
     const after = heapAfterGc(gc);
     // The default byte bound is 16 MiB; without a bound the log would hold 1 GB of arguments.
     expect(after - before).toBeLessThan(64 * 1024 * 1024);
-    expect(host.events.list().length).toBeLessThan(40);
-    expect(host.events.dropped().events + host.events.list().length).toBe(2000);
+    // Each call's one large event comes with three small ones (tool/result, step/start, step/end).
+    expect(host.events.list().length).toBeLessThan(80);
+    expect(host.events.dropped().events + host.events.list().length).toBe(4000);
   });
 });

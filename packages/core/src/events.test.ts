@@ -20,10 +20,12 @@ describe('session events', () => {
       ],
     });
     const events = t.host.events.list();
-    expect(events.map((e) => e.seq)).toEqual([1, 2, 3, 4]);
-    expect(events[0]).toMatchObject({ session: 's-1', type: 'tool/call', call: 'a', data: { name: 'echo', args: { text: 'x' } } });
-    expect(typeof events[0]?.token).toBe('string');
-    expect(Number.isNaN(Date.parse(events[0]?.at ?? ''))).toBe(false);
+    expect(events.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(events[0]).toMatchObject({ session: 's-1', type: 'step/start', data: { calls: ['a', 'b'] } });
+    expect(events[1]).toMatchObject({ session: 's-1', type: 'tool/call', call: 'a', data: { name: 'echo', args: { text: 'x' } } });
+    expect(typeof events[1]?.token).toBe('string');
+    expect(Number.isNaN(Date.parse(events[1]?.at ?? ''))).toBe(false);
+    expect(events[5]).toMatchObject({ type: 'step/end', data: { startSeq: 1, end: 'completed', statuses: ['ok', 'error'] } });
     expect(logProblems(events)).toEqual([]);
   });
 
@@ -31,7 +33,7 @@ describe('session events', () => {
     const t = await createTestHost();
     t.host.tools.register(echoTool());
     await t.call('echo', '{"text":"raw"}');
-    expect(t.host.events.list()[0]?.data).toEqual({ name: 'echo', args: '{"text":"raw"}' });
+    expect(t.host.events.list()[1]?.data).toEqual({ name: 'echo', args: '{"text":"raw"}' });
   });
 
   it('let a tool emit a registered event type, checked against its schema', async () => {
@@ -61,9 +63,16 @@ describe('session events', () => {
       return undefined;
     });
     await t.call('echo', { text: 'x' }, 'e1');
-    expect(t.host.events.list().map((e) => `${e.type}:${e.call}`)).toEqual(['tool/call:e1', 'audit/seen:e1', 'tool/result:e1']);
+    expect(t.host.events.list().map((e) => `${e.type}:${e.call}`)).toEqual([
+      'step/start:undefined',
+      'tool/call:e1',
+      'audit/seen:e1',
+      'tool/result:e1',
+      'step/end:undefined',
+    ]);
     expect(codeOf(() => t.host.events.define('audit/seen', z.object({})))).toBe('DUPLICATE_EVENT_TYPE');
     expect(codeOf(() => t.host.events.define('tool/mine', z.object({})))).toBe('INVALID_OPTIONS');
+    expect(codeOf(() => t.host.events.define('step/mine', z.object({})))).toBe('INVALID_OPTIONS');
     expect(codeOf(() => t.host.events.define('Bad Name', z.object({})))).toBe('INVALID_OPTIONS');
     await expect(t.host.events.emit('nobody/knows' as never, {} as never)).rejects.toMatchObject({ code: 'UNKNOWN_EVENT_TYPE' });
   });
@@ -72,7 +81,7 @@ describe('session events', () => {
     const t = await createTestHost({ retainEvents: 3 });
     t.host.tools.register(echoTool());
     for (let i = 0; i < 5; i++) await t.call('echo', { text: `${i}` });
-    expect(t.host.events.list().map((e) => e.seq)).toEqual([8, 9, 10]);
+    expect(t.host.events.list().map((e) => e.seq)).toEqual([18, 19, 20]);
   });
 
   it('tell subscribers synchronously, and survive a subscriber that throws', async () => {
@@ -86,8 +95,8 @@ describe('session events', () => {
     await t.call('echo', { text: 'x' });
     stop();
     await t.call('echo', { text: 'y' });
-    expect(types).toEqual(['tool/call', 'tool/result']);
-    expect(t.host.diagnostics.list().filter((d) => d.code === 'SUBSCRIBER_FAILED')).toHaveLength(4);
+    expect(types).toEqual(['step/start', 'tool/call', 'tool/result', 'step/end']);
+    expect(t.host.diagnostics.list().filter((d) => d.code === 'SUBSCRIBER_FAILED')).toHaveLength(8);
   });
 });
 
@@ -98,10 +107,11 @@ describe('the JSONL sink', () => {
     host.tools.register(defineTool({ name: 'big', description: 'Big number.', input: z.object({}), execute: () => ({ n: 2n ** 80n }) }));
     await host.runStep({ calls: [{ id: 'a', name: 'big', args: '{}' }] });
     const lines = readFileSync(path, 'utf8').trimEnd().split('\n');
-    expect(lines).toHaveLength(2);
-    expect(lines[1]).toContain('"n":1208925819614629174706176');
+    expect(lines).toHaveLength(4);
+    expect(lines[2]).toContain('"n":1208925819614629174706176');
+    expect(lines[3]).toContain('"type":"step/end"');
     const loaded = await loadSessionLog(path);
-    expect(loaded.events).toHaveLength(2);
+    expect(loaded.events).toHaveLength(4);
     expect(loaded.unknownOutcomes).toEqual([]);
     await host.close();
     await expect(host.events.sink?.append(host.events.list()[0] as AnySessionEvent)).rejects.toThrow('closed');
@@ -150,9 +160,10 @@ describe('the JSONL sink', () => {
     const { results } = await host.runStep({ calls: [{ id: 'a', name: 'echo', args: { text: 'x' } }] });
     expect(results[0]?.outcome).toMatchObject({ status: 'error', stage: 'sink', error: { code: 'SINK_FAILED' } });
     expect(runs).toEqual([]);
-    expect(calls).toBe(2);
+    // step/start, tool/call, tool/result, step/end: each was tried, and each failure recorded.
+    expect(calls).toBe(4);
     expect(logProblems(host.events.list())).toEqual([]);
-    expect(host.diagnostics.list().map((d) => d.code)).toEqual(['SINK_FAILED', 'SINK_FAILED']);
+    expect(host.diagnostics.list().map((d) => d.code)).toEqual(['SINK_FAILED', 'SINK_FAILED', 'SINK_FAILED', 'SINK_FAILED']);
   });
 
   it('keeps the outcome when only the tool/result write fails, or the sink hangs or throws', async () => {
@@ -161,7 +172,8 @@ describe('the JSONL sink', () => {
       const sink: EventSink = {
         append: () => {
           n += 1;
-          if (n === 1) return undefined;
+          // step/start and tool/call are written; the tool/result and step/end fail.
+          if (n <= 2) return undefined;
           if (failure === 'throw') throw new Error('sync failure');
           return failure === 'reject' ? Promise.reject(new Error('late failure')) : new Promise<void>(() => undefined);
         },
@@ -172,7 +184,7 @@ describe('the JSONL sink', () => {
       host.tools.register(echoTool(runs));
       const { results } = await host.runStep({ calls: [{ id: 'a', name: 'echo', args: { text: 'x' } }] });
       expect(results[0]?.outcome).toMatchObject({ status: 'ok', output: { text: 'x' } });
-      expect(host.events.list().at(-1)?.type).toBe('tool/result');
+      expect(host.events.list().map((e) => e.type)).toEqual(['step/start', 'tool/call', 'tool/result', 'step/end']);
       expect(host.diagnostics.list().some((d) => d.code === 'SINK_FAILED')).toBe(true);
     }
   });
@@ -185,9 +197,11 @@ describe('loadSessionLog', () => {
     host.tools.register(echoTool());
     await host.runStep({ calls: [{ id: 'done', name: 'echo', args: { text: 'x' } }] });
     await host.close();
+    // The finished step logged seq 1 to 4: the crash cut the next step after its step/start and one tool/call.
     const tail = [
+      JSON.stringify({ seq: 5, at: new Date().toISOString(), session: 'crashy', type: 'step/start', data: { calls: ['lost'] } }),
       JSON.stringify({
-        seq: 3,
+        seq: 6,
         at: new Date().toISOString(),
         session: 'crashy',
         type: 'tool/call',
@@ -195,7 +209,7 @@ describe('loadSessionLog', () => {
         token: 't-9',
         data: { name: 'echo', args: {} },
       }),
-      '{"seq":4,"at":"2026-',
+      '{"seq":7,"at":"2026-',
     ].join('\n');
     writeFileSync(path, readFileSync(path, 'utf8') + tail);
     const loaded = await loadSessionLog(path);
@@ -203,12 +217,14 @@ describe('loadSessionLog', () => {
     expect(loaded.unknownOutcomes).toEqual(['lost']);
     const last = loaded.events.at(-1);
     expect(last).toMatchObject({
-      seq: 4,
+      seq: 7,
       type: 'tool/result',
       call: 'lost',
       token: 't-9',
       data: { name: 'echo', synthetic: true, outcome: { status: 'error', error: { code: 'TOOL_OUTCOME_UNKNOWN' } } },
     });
+    // A step the crash cut has no step/end: loadSessionLog makes none up (a resume writes it).
+    expect(loaded.events.filter((e) => e.type === 'step/end')).toHaveLength(1);
     expect(logProblems(loaded.events)).toEqual([]);
   });
 

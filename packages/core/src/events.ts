@@ -12,6 +12,8 @@ import {
   type hookResultEvent,
   type lateSettlementEvent,
   type sessionResumedEvent,
+  type stepEndEvent,
+  type stepStartEvent,
   type todoWriteEvent,
   type toolInterruptedEvent,
 } from './event-types.js';
@@ -57,6 +59,8 @@ export interface EventDataMap {
   'approval/answer': z.infer<typeof approvalAnswerEvent>;
   'tool/interrupted': z.infer<typeof toolInterruptedEvent>;
   'session/resumed': z.infer<typeof sessionResumedEvent>;
+  'step/start': z.infer<typeof stepStartEvent>;
+  'step/end': z.infer<typeof stepEndEvent>;
 }
 
 /** A known event type. */
@@ -120,7 +124,7 @@ export interface EventLogOptions {
 /** About what an event's envelope (seq, time, session, field names) adds to its data, as JSON. */
 const envelopeBytes = 64;
 
-const corePrefixes = ['tool/', 'context/', 'todo/', 'fs/', 'hook/', 'approval/', 'session/'];
+const corePrefixes = ['tool/', 'context/', 'todo/', 'fs/', 'hook/', 'approval/', 'session/', 'step/'];
 
 function checkDoc(type: string, schema: z.ZodType, doc: EventDoc): void {
   if (

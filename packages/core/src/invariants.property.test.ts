@@ -193,13 +193,26 @@ describe('pipeline invariants under random compositions', () => {
           expect(Object.isFrozen(outcome)).toBe(true);
           expect(freezeJson(outcome)).toBeUndefined();
         }
+        // The step is bracketed: one step/start first, with the ids in the model's order, and one step/end
+        // after every other event of the step, with each call's status and how the step ended.
+        const ends = events.filter((e) => e.type === 'step/end');
+        expect(events.filter((e) => e.type === 'step/start')).toHaveLength(1);
+        expect(events[0]).toMatchObject({ type: 'step/start', data: { calls: calls.map((call) => call.id) } });
+        expect(ends).toHaveLength(1);
+        const end = ends[0];
+        expect(end?.type === 'step/end' && end.data.statuses).toEqual(result.results.map((r) => r.outcome.status));
+        expect(end?.type === 'step/end' && end.data.startSeq).toBe(events[0]?.seq);
+        // Aborted only when the signal fired before the step ended (it may fire after runStep resolved).
+        expect(controller.signal.aborted ? ['completed', 'aborted'] : ['completed']).toContain(end?.type === 'step/end' && end.data.end);
+        const endAt = events.indexOf(end as (typeof events)[number]);
+        expect(events.slice(endAt + 1).every((e) => e.type === 'tool/late-settlement')).toBe(true);
         // Invariant 7: one context message after every result, holding the context in call order.
         const contextEvents = events.filter((e) => e.type === 'context/message');
         if (result.context === undefined) {
           expect(contextEvents).toEqual([]);
         } else {
           expect(contextEvents).toHaveLength(1);
-          expect(events.at(-1)?.type).toBe('context/message');
+          expect(events[endAt - 1]?.type).toBe('context/message');
           const order = result.context.parts.map((p) => indexOf(p.call));
           expect(order).toEqual([...order].sort((a, b) => a - b));
         }

@@ -130,6 +130,7 @@ describe('a resume cut short between announcing a re-run and logging it (issue 3
       ['session/resumed', undefined],
       ['tool/interrupted', 'r1'],
       ['tool/interrupted', 'r2'],
+      ['step/start', undefined],
       ['tool/call', 'r1'],
       ['approval/request', 'r1'],
     ]);
@@ -286,8 +287,10 @@ describe('resuming from loadSessionLog events (issue 36 item 2)', () => {
       [6, 'tool/interrupted', 'c2'],
       [7, 'tool/result', 'c2'],
       [8, 'tool/interrupted', 'c3'],
-      [9, 'tool/call', 'c3'],
-      [10, 'tool/result', 'c3'],
+      [9, 'step/start', undefined],
+      [10, 'tool/call', 'c3'],
+      [11, 'tool/result', 'c3'],
+      [12, 'step/end', undefined],
     ]);
   });
 

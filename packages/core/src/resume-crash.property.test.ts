@@ -34,11 +34,15 @@ const laterKills = fc.array(fc.record({ kept: fc.nat({ max: 12 }), torn: fc.bool
 const at = '2026-12-05T10:00:00.000Z';
 const originalOutcome = { status: 'ok', stage: 'execute', output: { original: true } };
 
-/** The log the first crash left: the calls, the results of those answered, and maybe a torn last line. */
-function crashedLog(calls: readonly { kind: Kind; answered: boolean }[], torn: boolean): string {
+/**
+ * The log the first crash left: the calls, the results of those answered, and maybe a torn last line.
+ * `marked`: as logged since steps are, the calls' step/start first and no step/end (the crash cut the step).
+ */
+function crashedLog(calls: readonly { kind: Kind; answered: boolean }[], torn: boolean, marked: boolean): string {
   const events: object[] = [];
   const add = (type: string, call: string, data: object) =>
     events.push({ seq: events.length + 1, at, session: 's1', type, call, token: `t-${call}`, data });
+  if (marked) events.push({ seq: 1, at, session: 's1', type: 'step/start', data: { calls: calls.map((_, i) => `c${i}`) } });
   for (const [i, c] of calls.entries()) {
     const args = c.kind.startsWith('confirm') ? { answer: c.kind === 'confirm-allowed' ? 'allowed-once' : 'rejected' } : { n: i };
     add('tool/call', `c${i}`, { name: toolOf(c.kind), args: JSON.stringify(args) });
@@ -134,10 +138,10 @@ describe('a resume killed at any point is resumed again without losing or doubli
   it('gives every call exactly one result after a kill at every event boundary of a resume, then random further kills', async () => {
     let cases = 0;
     await fc.assert(
-      fc.asyncProperty(session, fc.boolean(), laterKills, async (calls, tornAtStart, later) => {
+      fc.asyncProperty(session, fc.boolean(), fc.boolean(), laterKills, async (calls, tornAtStart, marked, later) => {
         cases += 1;
         const base = join(dir, `case-${cases}.jsonl`);
-        await writeFile(base, crashedLog(calls, tornAtStart));
+        await writeFile(base, crashedLog(calls, tornAtStart, marked));
         // A resume that runs to its end tells how many events a resume of this log appends.
         const probe = join(dir, `probe-${cases}.jsonl`);
         await copyFile(base, probe);
@@ -151,11 +155,22 @@ describe('a resume killed at any point is resumed again without losing or doubli
           for (const kill of later) await resumeKilled(path, kill, runs);
           const last = await resume(path, runs);
 
-          const where = `calls ${JSON.stringify(calls)}, torn at start ${tornAtStart}, first kill ${JSON.stringify(first)}, later ${JSON.stringify(later)}`;
+          const where = `calls ${JSON.stringify(calls)}, torn at start ${tornAtStart}, steps marked ${marked}, first kill ${JSON.stringify(first)}, later ${JSON.stringify(later)}`;
           const { events, unknownOutcomes } = await loadSessionLog(path);
           expect(logProblems(events), where).toEqual([]);
           expect(unknownOutcomes, where).toEqual([]);
-          expect((await readSessionJournal(path)).open, where).toEqual([]);
+          const journal = await readSessionJournal(path);
+          expect(journal.open, where).toEqual([]);
+          // Every step ends once: the cut step (when the log marks steps) and every re-run step of every resume.
+          expect(journal.openSteps, where).toEqual([]);
+          const ends = events.filter((e) => e.type === 'step/end');
+          expect(new Set(ends.map((e) => e.type === 'step/end' && e.data.startSeq)).size, where).toBe(ends.length);
+          expect(ends.length, where).toBe(events.filter((e) => e.type === 'step/start').length);
+          if (marked)
+            expect(
+              ends.filter((e) => e.type === 'step/end' && e.data.startSeq === 1),
+              where,
+            ).toMatchObject([{ data: { end: 'interrupted' } }]);
           const counts = resultsPerCall(events);
           expect(
             calls.map((_, i) => counts.get(`c${i}`)),

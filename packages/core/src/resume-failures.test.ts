@@ -156,7 +156,8 @@ describe('resumeSession answers every unanswered call once', () => {
     expect(resumed.resumed[0]?.outcome.status === 'error' && resumed.resumed[0].outcome.error.message).toMatch(/verify before retrying/);
     const { events } = await loadSessionLog(path);
     expect(logProblems(events)).toEqual([]);
-    expect(events.slice(4).map((e) => e.seq)).toEqual([5, 6, 7, 8, 9, 10]);
+    // The re-run runs in a step of its own: step/start, tool/call, tool/result, step/end.
+    expect(events.slice(4).map((e) => e.seq)).toEqual([5, 6, 7, 8, 9, 10, 11, 12]);
   });
 
   it('applies the pipeline again to a re-run: a pre-execute tap that now denies decides it', async () => {

@@ -146,9 +146,18 @@ describe('resumeSession after a SIGKILL mid-call (issue 25 item 1)', () => {
       ['tool/interrupted', 'c2'],
       ['tool/interrupted', 'c3'],
       ['tool/result', 'c3'],
+      ['step/start', undefined],
       ['tool/call', 'c2'],
       ['tool/result', 'c2'],
+      ['step/end', undefined],
+      ['step/end', undefined],
     ]);
+    // The crash cut the second step (c2, c3): the re-run runs in a step of its own, then the cut step ends.
+    const cut = events.find((e) => e.type === 'step/start' && e.data.calls.join() === 'c2,c3');
+    const rerun = events[crashedEvents + 4];
+    expect(rerun).toMatchObject({ type: 'step/start', data: { calls: ['c2'], rerun: true } });
+    expect(events.at(-2)).toMatchObject({ type: 'step/end', data: { startSeq: rerun?.seq, end: 'completed', statuses: ['ok'] } });
+    expect(events.at(-1)).toMatchObject({ type: 'step/end', data: { startSeq: cut?.seq, end: 'interrupted' } });
     expect(events[crashedEvents]?.data).toEqual({ afterSeq: crashedEvents, interrupted: 2, tornLine: crashedEvents + 1 });
     const interrupted = events.filter((e) => e.type === 'tool/interrupted').map((e) => e.data);
     expect(interrupted).toEqual([

@@ -44,9 +44,9 @@ export interface ResumedSession {
   readonly resumed: readonly ResumedCall[];
   /**
    * Every model call of the session (sub-calls left out), in the order the model made them, each with
-   * its one result: what a loop replays as tool results. The log does not record which calls shared
-   * an assistant message; a loop that keeps its own transcript answers its last message's calls from
-   * `resumed`.
+   * its one result: what a loop replays as tool results. Which calls shared an assistant message is
+   * in the log's `step/start` events (logs written before them do not say); a loop that keeps its own
+   * transcript answers its last message's calls from `resumed`.
    */
   readonly calls: readonly SessionCall[];
   /** The additional context the re-run calls added, for the message after their results. */
@@ -73,9 +73,11 @@ export const interruptedCallMessage =
  * for every call that has a `tool/call` but no `tool/result` a
  * `tool/interrupted` event and exactly one result. A call of an idempotent
  * tool runs again through the whole pipeline (hooks, rules, guards and
- * approval decide again, and it is logged as a new `tool/call`); any other
- * call, a sub-call, or a call of a tool no longer registered ends with
- * `TOOL_INTERRUPTED` and is never run again.
+ * approval decide again, and it is logged as a new `tool/call`, in one step
+ * whose `step/start` says `rerun`); any other call, a sub-call, or a call of
+ * a tool no longer registered ends with `TOOL_INTERRUPTED` and is never run
+ * again. Then every step the crash cut (a `step/start` without `step/end`)
+ * gets its `step/end`, `interrupted`.
  *
  * `host` must be fresh (nothing logged yet), have the log's session id and its
  * tools registered. Given a path, the host's sink must be `openJsonlSink(path)`,
@@ -131,12 +133,20 @@ export async function resumeSession(host: Host, source: ResumeSource, options: R
   let context: ContextMessage | undefined;
   if (reruns.length > 0) {
     const calls = reruns.map((o) => ({ id: identityOf(o).id, name: o.event.data.name, args: argsText(o.event.data.args) }));
-    const step = await runStep(rt, { calls }, options.signal === undefined ? undefined : { signal: options.signal });
+    const step = await runStep(rt, { calls }, options.signal === undefined ? undefined : { signal: options.signal }, true);
     for (const [index, open] of reruns.entries()) {
       const result = step.results[index];
       if (result !== undefined) record(resumed, open, 'rerun', result.outcome);
     }
     context = step.context;
+  }
+  // Only now is every call of a cut step answered: its step ends here.
+  for (const { seq, parent } of journal.openSteps) {
+    await durable(
+      rt,
+      'step/end',
+      parent === undefined ? { startSeq: seq, end: 'interrupted' } : { startSeq: seq, end: 'interrupted', parent },
+    );
   }
   await rt.log.flush();
   const inOrder = journal.calls.filter((c) => c.outcome !== undefined).map(sessionCallOf);

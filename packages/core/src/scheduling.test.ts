@@ -97,7 +97,8 @@ describe('scheduling within a step', () => {
       ],
     });
     const events = t.host.events.list();
-    expect(events.at(-1)).toMatchObject({ type: 'context/message', data: { text: 'about a\n\nabout b' } });
+    expect(events.at(-2)).toMatchObject({ type: 'context/message', data: { text: 'about a\n\nabout b' } });
+    expect(events.at(-1)?.type).toBe('step/end');
     expect(events.filter((e) => e.type === 'context/message')).toHaveLength(1);
     expect(context?.parts.map((p) => p.call)).toEqual(['a', 'b']);
     expect(logProblems(events)).toEqual([]);

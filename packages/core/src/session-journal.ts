@@ -23,6 +23,14 @@ export interface OpenCall {
   readonly entry: JournalCall | undefined;
 }
 
+/** A `step/start` without a `step/end`. */
+export interface OpenStep {
+  /** The `seq` of its `step/start`. */
+  readonly seq: number;
+  /** For a subagent's step, the call it ran under. */
+  readonly parent: string | undefined;
+}
+
 /** A session log checked for resuming: one session, `seq` from 1 with no gap. */
 export interface SessionJournal {
   readonly session: string;
@@ -35,6 +43,11 @@ export interface SessionJournal {
   readonly calls: readonly JournalCall[];
   /** Calls without a result, in the order they were first logged (the model's order, re-runs included). */
   readonly open: readonly OpenCall[];
+  /**
+   * Every `step/start` without a `step/end`, oldest first: steps a crash cut (or a resume killed
+   * before it ended them). Empty for a log written before steps were logged.
+   */
+  readonly openSteps: readonly OpenStep[];
 }
 
 function invalid(message: string, seq?: number): DshError {
@@ -68,6 +81,7 @@ export function journalOf(
   if (first === undefined) throw invalid(`${where} has no events: there is no session to resume`);
   const calls: JournalCall[] = [];
   const open = new Map<string, Pending[]>();
+  const openSteps = new Map<number, OpenStep>();
   for (const [index, event] of logged.entries()) {
     if (event.session !== first.session) {
       throw invalid(`${where}: event ${event.seq} belongs to session "${event.session}", not "${first.session}"`, event.seq);
@@ -75,6 +89,8 @@ export function journalOf(
     if (event.seq !== index + 1) {
       throw invalid(`${where}: event ${index + 1} has seq ${event.seq}: events are missing or a second writer appended`, event.seq);
     }
+    if (event.type === 'step/start') openSteps.set(event.seq, { seq: event.seq, parent: event.data.parent });
+    else if (event.type === 'step/end') openSteps.delete(event.data.startSeq);
     if (event.call === undefined) continue;
     const list = open.get(event.call) ?? [];
     if (event.type === 'tool/call') {
@@ -107,6 +123,7 @@ export function journalOf(
     endsWithNewline: file?.endsWithNewline ?? true,
     calls,
     open: unanswered,
+    openSteps: [...openSteps.values()],
   };
 }
 

@@ -9,6 +9,7 @@ import { Pool } from './internal/pool.js';
 import { followSignal } from './internal/signal-followers.js';
 import { errorOutcome, type Outcome, type OutcomeError } from './outcome.js';
 import type { ParentCall, Runtime } from './runtime.js';
+import { logStepEnd, logStepStart } from './step-events.js';
 import type { AnyToolDefinition } from './tool.js';
 
 /** One tool call as the model sent it. `args` is an object or the model's JSON text. */
@@ -62,8 +63,11 @@ export interface StepResult {
  * rules, results in order. Never rejects: a step that could not run at all
  * resolves with an `error`. While every stage answers synchronously the whole
  * step runs in this call, and only the returned promise is allocated for it.
+ * A step with calls is logged between a `step/start` and a `step/end`;
+ * `rerun` marks the step a resume runs to call cut calls again.
  */
-export function runStep(rt: Runtime, step: Step, options?: StepOptions): Promise<StepResult> {
+export function runStep(rt: Runtime, step: Step, options?: StepOptions, rerun = false): Promise<StepResult> {
+  let started: StepRun | undefined;
   try {
     const calls = (step as { calls?: unknown } | null | undefined)?.calls;
     if (!Array.isArray(calls)) return Promise.resolve(stepError(ErrorCode.INVALID_STEP, 'a step must be an object with a "calls" array'));
@@ -73,10 +77,11 @@ export function runStep(rt: Runtime, step: Step, options?: StepOptions): Promise
     const runs: CallRun[] = new Array(calls.length);
     for (let index = 0; index < calls.length; index++) runs[index] = startRun(rt, calls[index], index, parent);
     markDuplicates(runs);
-    const result = new StepRun(rt, runs, signal).run();
+    started = new StepRun(rt, runs, signal, parent?.id, logStepStart(rt, runs, parent?.id, rerun));
+    const result = started.run();
     return isPromiseLike(result) ? result : Promise.resolve(result);
   } catch (error) {
-    return Promise.resolve(couldNotRun(error));
+    return Promise.resolve(started === undefined ? couldNotRun(error) : started.stopped(undefined, error));
   }
 }
 
@@ -86,12 +91,6 @@ function stepError(code: string, message: string): StepResult {
 
 function couldNotRun(error: unknown): StepResult {
   return stepError(ErrorCode.INVALID_STEP, `the step could not run: ${messageOf(error)}`);
-}
-
-/** The step itself failed: it stops following its signal and resolves with the error. */
-function stopped(unlink: (() => void) | undefined, error: unknown): StepResult {
-  unlink?.();
-  return couldNotRun(error);
 }
 
 /**
@@ -110,12 +109,31 @@ class StepRun {
   /** The chain of commits waiting for an earlier call's outcome; undefined while nothing waits. */
   #committing: Promise<void> | undefined;
   #pool: Pool | undefined;
+  /** The subagent call the step runs under, for its `step/end`. */
+  readonly #parent: string | undefined;
+  /** The `seq` of the step's `step/start`. */
+  readonly #startSeq: number;
+  /** Set once `step/end` is logged: a step ends once, however it fails. */
+  #ended = false;
 
-  constructor(rt: Runtime, runs: readonly CallRun[], signal: AbortSignal | undefined) {
+  constructor(rt: Runtime, runs: readonly CallRun[], signal: AbortSignal | undefined, parent: string | undefined, startSeq: number) {
     this.#rt = rt;
     this.#runs = runs;
     this.#signal = signal;
     this.#outcomes = new Array(runs.length);
+    this.#parent = parent;
+    this.#startSeq = startSeq;
+  }
+
+  /** The step itself failed: it stops following its signal, logs its `step/end` and resolves with the error. */
+  stopped(unlink: (() => void) | undefined, error: unknown): StepResult {
+    unlink?.();
+    const result = couldNotRun(error);
+    if (!this.#ended) {
+      this.#ended = true;
+      logStepEnd(this.#rt, this.#startSeq, 'failed', this.#outcomes, this.#parent, result.error);
+    }
+    return result;
   }
 
   /** Runs the step; a promise only when some stage waited. Never rejects. */
@@ -126,7 +144,7 @@ class StepRun {
     if (isPromiseLike(admitted))
       return admitted.then(
         () => this.#finish(unlink),
-        (error: unknown) => stopped(unlink, error),
+        (error: unknown) => this.stopped(unlink, error),
       );
     return this.#finish(unlink);
   }
@@ -237,16 +255,18 @@ class StepRun {
       this.#committing = undefined;
       return committing.then(
         () => this.#finish(unlink),
-        (error: unknown) => stopped(unlink, error),
+        (error: unknown) => this.stopped(unlink, error),
       );
     }
     try {
       unlink?.();
       const result = this.#result();
+      this.#ended = true;
+      logStepEnd(this.#rt, this.#startSeq, this.#signal?.aborted ? 'aborted' : 'completed', this.#outcomes, this.#parent);
       if (this.#rt.log.sink === undefined) return result;
       return this.#rt.log.flush().then(() => result, couldNotRun);
     } catch (error) {
-      return stopped(unlink, error);
+      return this.stopped(unlink, error);
     }
   }
 

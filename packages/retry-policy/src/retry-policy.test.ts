@@ -48,8 +48,8 @@ describe('retryPolicy', () => {
       expect.objectContaining({ attempt: 2, maxAttempts: 3, code: 'ETIMEDOUT', decision: 'retry', delayMs: 2 }),
     ]);
     // The attempts sit between the call and its one result, tied to the call.
-    expect(events.map((e) => e.type)).toEqual(['tool/call', 'retry/attempt', 'retry/attempt', 'tool/result']);
-    expect(events.filter((e) => e.type === 'retry/attempt').every((e) => e.call === 'r1' && e.token === events[0]?.token)).toBe(true);
+    expect(events.map((e) => e.type)).toEqual(['step/start', 'tool/call', 'retry/attempt', 'retry/attempt', 'tool/result', 'step/end']);
+    expect(events.filter((e) => e.type === 'retry/attempt').every((e) => e.call === 'r1' && e.token === events[1]?.token)).toBe(true);
     expect(logProblems(events)).toEqual([]);
   });
 

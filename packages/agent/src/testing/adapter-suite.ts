@@ -105,7 +105,7 @@ export function adapterSuite(a: AdapterUnderTest): void {
       server = await a.start(standardScript());
       await runAgent({ host: ws.host, model: a.model(server, stream), messages: task });
       const events = ws.host.events.list();
-      expect(events.slice(0, 3).map((e) => e.type)).toEqual(['agent/turn', 'tool/call', 'tool/call']);
+      expect(events.slice(0, 4).map((e) => e.type)).toEqual(['agent/turn', 'step/start', 'tool/call', 'tool/call']);
       const turns = events.filter((e) => e.type === 'agent/turn').map((e) => e.data);
       expect(turns).toMatchObject([
         { turn: 1, stop: 'tool-use', model: 'test-model', calls: [{ name: 'read' }, { name: 'read' }] },

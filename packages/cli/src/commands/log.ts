@@ -62,7 +62,8 @@ export async function runLog(io: CliIo, options: LogOptions): Promise<ExitCode> 
         [
           view.session === undefined ? undefined : `session ${view.session}`,
           `${events.length} events`,
-          // Without agent/turn events the log cannot tell a step of 6 calls from 6 steps of one: say it guesses.
+          // A log written before core logged step/start and step/end (and without agent/turn events) cannot
+          // tell a step of 6 calls from 6 steps of one: say the steps are guessed.
           `${plural(view.steps.length, 'step')}${view.stepsMarked || view.steps.length === 0 ? '' : ' (guessed: the log marks none)'}`,
           plural(view.counts.calls, 'call'),
           view.counts.subCalls > 0 ? plural(view.counts.subCalls, 'sub-call') : undefined,

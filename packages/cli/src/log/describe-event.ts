@@ -44,6 +44,14 @@ const approvalSources: Readonly<Record<string, string>> = {
   step: 'the step (cancelled while waiting)',
 };
 
+/** How a `step/end` says its step ended, for people. */
+const stepEnds: Readonly<Record<string, string>> = {
+  completed: 'completed',
+  aborted: 'aborted (its signal fired; every call still has its result)',
+  failed: 'failed',
+  interrupted: 'cut by a crash (the resume answered its calls)',
+};
+
 /**
  * What this version knows how to say about each event type. A type not here,
  * or one whose data does not have the expected fields (a log from another
@@ -151,6 +159,20 @@ const describers: Readonly<Record<string, Describer>> = {
     str(d.task) === undefined
       ? undefined
       : `task (dsh run, ${str(d.provider) ?? '?'}${str(d.model) === undefined ? '' : ` ${d.model}`}): ${oneLine(d.task as string)}`,
+  'step/start': (d) => {
+    if (!Array.isArray(d.calls)) return undefined;
+    const whose = str(d.parent) === undefined ? 'step' : `subagent's step (under ${d.parent})`;
+    const rerun = d.rerun === true ? ', which a resume runs again' : '';
+    return `${whose} of ${count(d.calls.length, 'call')}${rerun}: ${d.calls.map(String).join(', ')}`;
+  },
+  'step/end': (d) => {
+    const end = str(d.end);
+    if (end === undefined) return undefined;
+    const statuses = Array.isArray(d.statuses) ? d.statuses.map((s) => (typeof s === 'string' ? s : 'none')) : [];
+    const tally = [...new Set(statuses)].map((s) => `${statuses.filter((x) => x === s).length} ${s}`).join(', ');
+    const error = isRecord(d.error) ? `: ${str(d.error.code) ?? '?'} ${str(d.error.message) ?? ''}` : '';
+    return `step ${stepEnds[end] ?? end}${tally === '' ? '' : ` (${tally})`}${error} (step/start is event ${num(d.startSeq) ?? '?'})`;
+  },
   'agent/turn': (d) => {
     const calls = Array.isArray(d.calls) ? d.calls.length : 0;
     const text = str(d.text) === undefined || d.text === '' ? '' : ` — ${oneLine(d.text as string)}`;

@@ -63,9 +63,14 @@ export function sessionJson(
     // Types this version shows only raw: the log comes from a newer version, or a plugin this one does not know.
     unknownEventTypes: unknownTypes(view),
     preamble: view.preamble,
+    // False for a log written before core marked steps: its steps are guessed from calls that overlapped.
+    stepsMarked: view.stepsMarked,
     steps: view.steps.map((step) => ({
       index: step.index,
       turn: step.turn ?? null,
+      // The step's step/start and step/end events; null when the log has none.
+      start: step.start ?? null,
+      end: step.end ?? null,
       calls: step.calls.map(callJson),
       notes: step.notes,
     })),

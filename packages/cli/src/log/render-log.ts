@@ -14,8 +14,8 @@ export interface RenderSettings {
   readonly rawLimit: number;
 }
 
-/** Event types the overview leaves to `--call`: what they say is in the card or a line already. */
-const quiet = new Set(['tool/call', 'tool/result', 'fs/observed']);
+/** Event types the overview leaves to `--call`: what they say is in the card, a line or the step's header already. */
+const quiet = new Set(['tool/call', 'tool/result', 'fs/observed', 'step/start', 'step/end']);
 
 /** The whole log, step by step: cards, who decided, approvals, hooks, timings, sub-calls under their parent. */
 export function renderSession(view: SessionView, settings: RenderSettings): string {
@@ -39,12 +39,32 @@ function renderStep(step: StepView, settings: RenderSettings): string[] {
   ].filter((p) => p !== undefined);
   const out = [s.bold(parts.join(' · '))];
   if (step.turn !== undefined) out.push(s.dim(describeEvent(step.turn, settings.rawLimit).text));
+  out.push(...stepEndLines(step, s));
   for (const call of step.calls) out.push(...renderCall(call, settings));
   const context = step.notes.filter((n) => n.type === 'context/message');
   for (const note of step.notes) {
-    if (note.type !== 'context/message') out.push(noteLine(settings, note));
+    // A resume's re-run step: the calls' own lines say they run again.
+    if (note.type !== 'context/message' && !quiet.has(note.type)) out.push(noteLine(settings, note));
   }
   for (const message of context) out.push(...contextLines(s, message));
+  return out;
+}
+
+/** What a marked step's header says besides its counts: how it ended when not simply completed, calls the log never reached. */
+function stepEndLines(step: StepView, s: Style): string[] {
+  if (step.start === undefined) return [];
+  const out: string[] = [];
+  const listed = (step.start.data as { calls?: unknown }).calls;
+  const missing = Array.isArray(listed) ? listed.filter((id) => !step.calls.some((c) => c.id === id)) : [];
+  if (missing.length > 0) out.push(s.yellow(`the log has no tool/call for ${missing.join(', ')}: the process stopped before it`));
+  if (step.end === undefined) {
+    out.push(s.yellow('the log has no end for this step: it was still running, or the process stopped during it'));
+    return out;
+  }
+  const end = (step.end.data as { end?: unknown }).end;
+  if (end === 'completed') return out;
+  const { text } = describeEvent(step.end);
+  out.push(end === 'failed' ? s.red(text) : s.yellow(text));
   return out;
 }
 

@@ -101,6 +101,63 @@ describe('viewOf', () => {
     ]);
   });
 
+  it('groups calls by the step/start that lists them, with the agent’s turn, and ends a step at its step/end', () => {
+    const view = viewOf([
+      ev('agent/turn', undefined, { turn: 1, stop: 'tool-use', text: 'reading', calls: [] }),
+      ev('step/start', undefined, { calls: ['a', 'b'] }),
+      call('a'),
+      result('a'),
+      call('b'),
+      result('b'),
+      ev('step/end', undefined, { startSeq: seq - 4, end: 'completed', statuses: ['ok', 'ok'] }),
+      ev('step/start', undefined, { calls: ['a'] }),
+      call('a'),
+      result('a'),
+      ev('step/end', undefined, { startSeq: seq - 2, end: 'aborted', statuses: ['ok'] }),
+    ]);
+    expect(view.stepsMarked).toBe(true);
+    expect(view.steps.map((s) => [s.turn?.type, s.calls.map((c) => c.id), s.end?.type])).toEqual([
+      ['agent/turn', ['a', 'b'], 'step/end'],
+      [undefined, ['a'], 'step/end'],
+    ]);
+    expect(view.counts.calls).toBe(3);
+    expect(view.steps.every((s) => s.notes.length === 0)).toBe(true);
+  });
+
+  it('tells two steps apart by their lists even when their calls interleave, and keeps a duplicate id as two cards', () => {
+    const first = seq + 1;
+    const view = viewOf([
+      ev('step/start', undefined, { calls: ['x', 'x'] }),
+      ev('step/start', undefined, { calls: ['y'] }),
+      call('x'),
+      call('y'),
+      call('x'),
+      result('x'),
+      result('y'),
+      result('x'),
+      ev('step/end', undefined, { startSeq: first + 1, end: 'completed', statuses: ['ok'] }),
+      ev('step/end', undefined, { startSeq: first, end: 'completed', statuses: ['ok', 'error'] }),
+    ]);
+    expect(view.steps.map((s) => s.calls.length)).toEqual([2, 1]);
+    expect(view.steps[1]?.calls[0]?.id).toBe('y');
+  });
+
+  it('puts a subagent’s nested step events with the call it ran under, not among the steps', () => {
+    const view = viewOf([
+      ev('step/start', undefined, { calls: ['t'] }),
+      call('t', 'task'),
+      ev('step/start', undefined, { calls: ['t:agent:0'], parent: 't' }),
+      call('t:agent:0', 'read', 't'),
+      result('t:agent:0'),
+      ev('step/end', undefined, { startSeq: seq - 3, end: 'completed', statuses: ['ok'], parent: 't' }),
+      result('t'),
+      ev('step/end', undefined, { startSeq: seq - 6, end: 'completed', statuses: ['ok'] }),
+    ]);
+    expect(view.steps).toHaveLength(1);
+    expect(view.calls.get('t')?.events.map((e) => e.type)).toEqual(['tool/call', 'step/start', 'step/end', 'tool/result']);
+    expect(view.calls.get('t')?.children.map((c) => c.id)).toEqual(['t:agent:0']);
+  });
+
   it('keeps events of calls it never saw start, and results it cannot read, without throwing', () => {
     const view = viewOf([call('a'), ev('tool/result', 'a', { outcome: 'weird' }), ev('tool/result', 'ghost', { x: 1 })]);
     const a = view.calls.get('a');
@@ -149,8 +206,21 @@ describe('describeEvent', () => {
         }),
       ).text,
     ).toBe('network: registry.npmjs.org:443 refused (http-connect, decided by approval): EGRESS_DENIED (rejected)');
+    expect(describeEvent(ev('step/start', undefined, { calls: ['a', 'b'], parent: 't' })).text).toBe(
+      "subagent's step (under t) of 2 calls: a, b",
+    );
+    expect(
+      describeEvent(
+        ev('step/end', undefined, {
+          startSeq: 4,
+          end: 'failed',
+          statuses: ['ok', null],
+          error: { code: 'INVALID_STEP', message: 'broke' },
+        }),
+      ).text,
+    ).toBe('step failed (1 ok, 1 none): INVALID_STEP broke (step/start is event 4)');
     for (const data of [null, [], 'text', 42, { by: 'not-a-list', decision: 7 }]) {
-      for (const type of ['permissions/decision', 'hook/result', 'todo/write', 'tool/result', 'agent/turn']) {
+      for (const type of ['permissions/decision', 'hook/result', 'todo/write', 'tool/result', 'agent/turn', 'step/start', 'step/end']) {
         expect(() => describeEvent(ev(type, 'a', data))).not.toThrow();
       }
     }

@@ -20,15 +20,19 @@ interface CallSeen {
  * it gathers; a `tool/interrupted` (from `resumeSession`) comes between a
  * call's `tool/call` and its result, and one that re-runs the call stands
  * for its result once the new `tool/call` (same id, new token) is logged; a
- * later resume may announce it again, or end it with its own result. A list that starts after seq 1 (older events dropped from
+ * later resume may announce it again, or end it with its own result. A
+ * `step/end` ends one open `step/start`, and when it ended `completed` or
+ * `aborted`, the result of every call the step lists comes before it; a step
+ * still open where the list ends (running, or cut by a crash) is not a problem. A list that starts after seq 1 (older events dropped from
  * memory, see `host.events.dropped()`) is checked from where it starts: calls
- * whose `tool/call` was dropped are not reported.
+ * whose `tool/call` was dropped are not reported, nor the end of a dropped step.
  */
 export function logProblems(events: readonly AnySessionEvent[]): string[] {
   const problems: string[] = [];
   const calls = new Map<string, CallSeen>();
   const reruns = new Map<string, CallSeen>();
   const truncated = (events[0]?.seq ?? 1) > 1;
+  const steps = new StepChecks(truncated ? (events[0]?.seq ?? 1) : 1, problems);
   const seenOf = (event: AnySessionEvent): CallSeen | undefined => {
     const key = `${event.token}/${event.call}`;
     let seen = calls.get(key);
@@ -55,6 +59,7 @@ export function logProblems(events: readonly AnySessionEvent[]): string[] {
       }
     }
     if (seen !== undefined) checkCallEvent(event, seen, problems);
+    steps.see(event);
     if (seen?.rerun === true && event.call !== undefined) reruns.set(event.call, seen);
     if (event.type === 'context/message') {
       for (const part of event.data.parts) {
@@ -114,5 +119,35 @@ function checkCallEvent(event: AnySessionEvent, seen: CallSeen, problems: string
       return;
     default:
       return;
+  }
+}
+
+/** The open steps of a log: the calls each still waits for, and whether it has ended. */
+class StepChecks {
+  readonly #open = new Map<number, Set<string>>();
+
+  constructor(
+    private readonly firstSeq: number,
+    private readonly problems: string[],
+  ) {}
+
+  see(event: AnySessionEvent): void {
+    if (event.type === 'step/start') {
+      this.#open.set(event.seq, new Set(event.data.calls));
+    } else if (event.type === 'tool/result' && event.call !== undefined && event.data.synthetic !== true) {
+      // The newest open step that waits for the id: a resume's re-run step answers a call of the step a crash cut.
+      for (const waiting of [...this.#open.values()].reverse()) if (waiting.delete(event.call)) return;
+    } else if (event.type === 'step/end') {
+      const { startSeq, end } = event.data;
+      const waiting = this.#open.get(startSeq);
+      this.#open.delete(startSeq);
+      if (waiting === undefined) {
+        if (startSeq >= this.firstSeq) this.problems.push(`step/end at seq ${event.seq} names no open step/start (seq ${startSeq})`);
+        return;
+      }
+      if ((end === 'completed' || end === 'aborted') && waiting.size > 0) {
+        this.problems.push(`step/end at seq ${event.seq} comes before the result of ${[...waiting].join(', ')}`);
+      }
+    }
   }
 }
