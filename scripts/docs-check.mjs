@@ -1,24 +1,31 @@
 #!/usr/bin/env node
-// `pnpm run docs:check`: the built API site (docs/api) as a reader's browser sees it. Serves it on
-// 127.0.0.1, renders the index and every package's page in headless Chromium (the navigation is
-// built by the site's script, so a browser is needed to see those links), reads the links of every
-// other page from its HTML, and fails when
-//   - an internal link points at a page or file the site does not have,
-//   - a page still documents zod's re-exported namespace (it buried the site in 1,400 pages),
-//   - core's page has a section heading with nothing under it,
-//   - a page shows the project's title twice.
-// Chromium comes from Debian's `chromium` package. Without it the check is skipped with a
-// warning, except in CI (CI set), where it fails.
-import { createReadStream, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { createServer } from 'node:http';
-import { extname, join, normalize } from 'node:path';
+// `pnpm run docs:check`: the docs site (docs/api, built by `pnpm run docs`) as a reader sees it.
+// Fails, with what is wrong page by page, when
+//   - a relative link in the Markdown the site is built from (docs/**, the READMEs) names a missing file,
+//   - a page links to a page, file or anchor the site does not have,
+//   - an "On This Page" link (or any other link) has no text,
+//   - a chart is left as Mermaid source, or the pipeline page shows no drawn chart,
+//   - a page logs a console or script error, a request fails, or a request leaves the site,
+//   - a page still documents zod's re-exported namespace, shows the project's title twice,
+//     or core's page has a section heading with nothing under it.
+// Chromium (Debian's `chromium`) renders the index, every package's page and every document from a
+// server on 127.0.0.1; the HTML of all other pages is read from disk. Without Chromium the check
+// is skipped with a warning, except in CI (CI set), where it fails.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { openReaderTab } from './docs/reader-tab.mjs';
+import { siteLinkChecker } from './docs/site-links.mjs';
+import { serveSite } from './docs/site-server.mjs';
+import { missingSourceLinks } from './docs/source-links.mjs';
 
-const site = fileURLToPath(new URL('../docs/api/', import.meta.url));
+const root = fileURLToPath(new URL('..', import.meta.url));
+const site = join(root, 'docs', 'api');
 const browserPath = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path) => existsSync(path));
-const corePage = 'modules/_deepseek-ai_dsh-core.html';
-const types = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml', '.json': 'application/json' };
+const corePage = '/modules/_deepseek-ai_dsh-core.html';
+/** Pages whose documents draw a chart: each must show at least one. */
+const chartPages = ['/documents/pipeline.html'];
 
 if (!existsSync(join(site, 'index.html'))) fail(`no site at ${site}: run \`pnpm run docs\` first`);
 if (!browserPath) {
@@ -27,26 +34,39 @@ if (!browserPath) {
   process.exit(0);
 }
 
-/** The site's file for a URL path, or undefined when there is none. */
-function fileOf(pathname) {
-  const path = normalize(join(site, decodeURIComponent(pathname)));
-  if (!path.startsWith(site)) return undefined;
-  const file = pathname.endsWith('/') ? join(path, 'index.html') : path;
-  return existsSync(file) && statSync(file).isFile() ? file : undefined;
+/** Every HTML page of the site, as URL paths. */
+function sitePages(dir = site, prefix = '/') {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    if (entry.isDirectory()) return sitePages(join(dir, entry.name), `${prefix}${entry.name}/`);
+    return entry.name.endsWith('.html') ? [`${prefix}${entry.name}`] : [];
+  });
 }
 
-const server = createServer((request, response) => {
-  const file = fileOf(new URL(request.url ?? '/', 'http://x').pathname);
-  if (!file) {
-    response.writeHead(404).end();
-    return;
+/** What is wrong with a page read from disk: its links, and "On This Page" links without text. */
+function staticProblems(path, linkProblem) {
+  const html = readFileSync(join(site, path), 'utf8');
+  const problems = [];
+  for (const [, href = ''] of html.matchAll(/<a [^>]*href="([^"]*)"/g)) {
+    const decoded = href.replace(/&amp;/g, '&');
+    if (decoded === '' || /^[a-z][a-z0-9+.-]*:/i.test(decoded)) continue;
+    const problem = linkProblem(decoded, path);
+    if (problem) problems.push(problem);
   }
-  response.writeHead(200, { 'content-type': types[extname(file)] ?? 'application/octet-stream' });
-  createReadStream(file).pipe(response);
-});
-await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-const origin = `http://127.0.0.1:${server.address().port}`;
+  const onThisPage = html.match(/<details[^>]*tsd-page-navigation[\s\S]*?<\/details>/)?.[0] ?? '';
+  for (const [, href, text = ''] of onThisPage.matchAll(/<a href="([^"]*)"[^>]*>([\s\S]*?)<\/a>/g)) {
+    if (text.replace(/<[^>]*>/g, '').trim() === '') problems.push(`the "On This Page" link to ${href} has no text`);
+  }
+  return problems;
+}
 
+const started = performance.now();
+/** What is wrong, by page (or by source file). */
+const problems = new Map();
+const report = (where, found) => {
+  if (found.length > 0) problems.set(where, [...(problems.get(where) ?? []), ...found]);
+};
+for (const { source, problem } of missingSourceLinks(root)) report(source, [problem]);
+const server = await serveSite(site);
 const browser = await chromium.launch({
   executablePath: browserPath,
   args: [
@@ -58,66 +78,42 @@ const browser = await chromium.launch({
     '--no-first-run',
   ],
 });
-const problems = [];
-/** Every HTML page of the site, as URL paths. */
-function sitePages(dir = site, prefix = '/') {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    if (entry.isDirectory()) return sitePages(join(dir, entry.name), `${prefix}${entry.name}/`);
-    return entry.name.endsWith('.html') ? [`${prefix}${entry.name}`] : [];
-  });
-}
-/** Checks one page's links and headings; `waitForNav` also waits for the script-built navigation. */
-async function checkPage(page, path, waitForNav) {
-  const response = await page.goto(origin + path, { waitUntil: waitForNav ? 'load' : 'domcontentloaded' });
-  if (!response?.ok()) {
-    problems.push(`${path}: HTTP ${response?.status()}`);
-    return;
-  }
-  if (waitForNav) {
-    await page
-      .waitForFunction(() => document.querySelector('#tsd-nav-container a'), null, { timeout: 30_000 })
-      .catch(() => problems.push(`${path}: the navigation never appeared`));
-  }
-  const facts = await page.evaluate(() => ({
-    links: [...document.querySelectorAll('a[href]')].map((a) => a.href),
-    titles: [...document.querySelectorAll('h1')].map((h) => h.textContent?.trim() ?? ''),
-    emptySections: [...document.querySelectorAll('section, details.tsd-accordion')]
-      .filter((s) => s.querySelector('h2, h3, summary') && !s.querySelector('a, p, li, code, pre, table'))
-      .map((s) => s.querySelector('h2, h3, summary')?.textContent?.trim() ?? '?'),
-  }));
-  if (path.includes('/_zod') || /\.z\.[^/]*\.html$/.test(path)) problems.push(`${path}: documents zod's namespace`);
-  const repeated = facts.titles.filter((title, i) => title !== '' && facts.titles.indexOf(title) !== i);
-  if (repeated.length > 0) problems.push(`${path}: the heading "${repeated[0]}" appears twice`);
-  if (path === `/${corePage}`) for (const heading of facts.emptySections) problems.push(`${path}: the section "${heading}" is empty`);
-  for (const link of facts.links) {
-    const url = new URL(link);
-    if (url.origin === origin && !fileOf(url.pathname)) problems.push(`${path}: links to ${url.pathname}, which the site does not have`);
-  }
-}
 try {
-  // Chromium renders the index (whose script builds the navigation every page shares) and every
-  // package's module page; the links written into all other pages are read from their HTML.
+  const { problemOf } = siteLinkChecker(site, server.origin);
   const pages = sitePages();
-  if (!pages.includes(`/${corePage}`)) problems.push(`core's page ${corePage} is missing`);
+  for (const path of [corePage, ...chartPages]) if (!pages.includes(path)) report(path, ['the site has no such page']);
+  for (const path of pages) if (path.includes('/_zod') || /\.z\.[^/]*\.html$/.test(path)) report(path, ["documents zod's namespace"]);
   const rendered = pages.filter((path) => path === '/index.html' || path.startsWith('/modules/') || path.startsWith('/documents/'));
-  const page = await browser.newPage();
-  for (const path of rendered) await checkPage(page, path, path === '/index.html');
-  for (const path of pages.filter((p) => !rendered.includes(p))) {
-    if (/\.z\.[^/]*\.html$/.test(path)) problems.push(`${path}: documents zod's namespace`);
-    const html = readFileSync(join(site, path), 'utf8');
-    for (const [, href] of html.matchAll(/<a [^>]*href="([^"#]*)[^"]*"/g)) {
-      if (href === '' || /^[a-z]+:/i.test(href)) continue;
-      const url = new URL(href, origin + path);
-      if (!fileOf(url.pathname)) problems.push(`${path}: links to ${url.pathname}, which the site does not have`);
-    }
+  // Two tabs take turns at the queue: one waits on its page's scripts while the other works.
+  const tabs = await Promise.all([1, 2].map(() => openReaderTab(browser, server.origin, problemOf)));
+  const queue = [...rendered];
+  const readings = new Map();
+  await Promise.all(
+    tabs.map(async (tab) => {
+      for (let path = queue.shift(); path; path = queue.shift()) {
+        readings.set(path, await tab.read(path, { expectChart: chartPages.includes(path) }));
+      }
+    }),
+  );
+  for (const path of rendered) {
+    const { problems: found, emptySections } = readings.get(path);
+    const empty = path === corePage ? emptySections.map((heading) => `the section "${heading}" is empty`) : [];
+    report(path, [...found, ...empty]);
   }
-  console.log(`docs check: ${rendered.length} pages rendered in Chromium, the links of ${pages.length} pages checked`);
+  for (const path of pages.filter((p) => !rendered.includes(p))) report(path, staticProblems(path, problemOf));
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  console.log(
+    `docs check: ${rendered.length} pages read in Chromium, the HTML of ${pages.length - rendered.length} more checked, in ${seconds} s`,
+  );
 } finally {
   await browser.close();
-  server.close();
+  await server.close();
 }
-if (problems.length > 0) fail(`\n${[...new Set(problems)].join('\n')}`);
-console.log("docs check: every internal link resolves; no zod pages; no empty section on core's page");
+if (problems.size > 0) {
+  const list = [...problems].map(([where, found]) => `${where}\n${found.map((problem) => `  - ${problem}`).join('\n')}`);
+  fail(`${[...problems.values()].flat().length} problems on ${problems.size} pages or files\n${list.join('\n')}`);
+}
+console.log('docs check: every link resolves and has text, charts are drawn, no errors or failed requests');
 
 function fail(message) {
   console.error(`docs check FAILED: ${message}`);

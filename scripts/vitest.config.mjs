@@ -2,6 +2,6 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['release/**/*.test.mjs'],
+    include: ['release/**/*.test.mjs', 'docs/**/*.test.mjs'],
   },
 });
