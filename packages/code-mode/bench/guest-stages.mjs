@@ -85,3 +85,43 @@ export async function echoRoundTrip(trips = 1000, batches = 5) {
   await echo.terminate();
   return median(perTrip);
 }
+
+/**
+ * A bare round trip through code mode's shared-memory hand-off (`handoff-channel.ts`), in µs: the host
+ * writes a one-call answer and wakes the worker (`Atomics.notify`), the worker, waiting in `Atomics.wait`,
+ * writes a one-call report and wakes the host, waiting with `Atomics.waitAsync`. Median of batches.
+ */
+export async function handoffRoundTrip(trips = 1000, batches = 5) {
+  const { HostHandoff } = await import('../dist/internal/handoff-channel.js');
+  let onReport = () => undefined;
+  const host = new HostHandoff((report) => onReport(report));
+  const url = new URL('../dist/internal/handoff-channel.js', import.meta.url).href;
+  const worker = new Worker(
+    `const { workerData } = require('node:worker_threads');
+    import(workerData.url).then(({ GuestHandoff }) => {
+      const guest = new GuestHandoff(workerData.buffer);
+      guest.report({ t: 'report', outbox: '', dropped: 0 });
+      while (guest.next().kind === 'answers') guest.report({ t: 'report', outbox: 'noop\\n{"n":1}', dropped: 0 });
+    });`,
+    { eval: true, workerData: { url, buffer: host.buffer } },
+  );
+  const reported = () =>
+    new Promise((resolve) => {
+      onReport = resolve;
+      host.expectReport();
+    });
+  await reported();
+  const perTrip = [];
+  for (let b = 0; b < batches; b += 1) {
+    const t = performance.now();
+    for (let i = 0; i < trips; i += 1) {
+      const report = reported();
+      host.answer([[i, true, '{"n":1}']]);
+      await report;
+    }
+    perTrip.push(((performance.now() - t) * 1000) / trips);
+  }
+  host.close();
+  await worker.terminate();
+  return median(perTrip);
+}

@@ -5,8 +5,12 @@ import { type GuestWorker, WorkerPool } from './internal/worker-pool.js';
 
 const MIB = 1024 * 1024;
 
-/** Everything a program could leave behind: globals, changed built-ins and prototypes, jobs still queued. */
+/**
+ * Everything a program could leave behind: globals, changed built-ins and prototypes, jobs still queued,
+ * and an answer in the run's shared-memory hand-off.
+ */
 const POLLUTE = `
+await tools.echo({ value: 'from the run before' });
 globalThis.leaked = 'from the run before';
 var leakedVar = 1;
 Object.prototype.polluted = 'yes';
@@ -32,6 +36,7 @@ list.push(1);
 seen.push = list.length;
 seen.json = JSON.stringify({ a: 1 });
 seen.awaited = await Promise.resolve('native');
+seen.echo = await tools.echo({ value: 'this run' });
 return seen;`;
 
 const CLEAN = {
@@ -46,6 +51,7 @@ const CLEAN = {
   push: 1,
   json: '{"a":1}',
   awaited: 'native',
+  echo: 'this run',
 };
 
 describe('run_code: the pool of prepared instances', () => {

@@ -26,9 +26,12 @@ export type HostMessage =
    * for `config` when given (the config the next run is expected to have); the worker says `ready`.
    */
   | { readonly t: 'prepare'; readonly memoryLimitBytes: number; readonly config?: GuestConfig }
-  /** Run a program in the prepared instance; the worker answers with a `report`. */
-  | { readonly t: 'start'; readonly code: string; readonly config: GuestConfig }
-  /** Tool answers to deliver; the worker answers with a `report`. */
+  /**
+   * Run a program in the prepared instance; the worker answers with a `report`. With `handoff` (a
+   * fresh buffer for this run), later answers and reports cross through it (see `handoff-channel.ts`).
+   */
+  | { readonly t: 'start'; readonly code: string; readonly config: GuestConfig; readonly handoff?: SharedArrayBuffer }
+  /** Tool answers to deliver (too large for the hand-off, or a run without one); the worker answers with a `report`. */
   | { readonly t: 'answers'; readonly items: readonly AnswerItem[] }
   /** The run is over: drop its instance, build the next one (as `prepare` does), then say `ready`. */
   | { readonly t: 'end'; readonly memoryLimitBytes: number; readonly config?: GuestConfig };

@@ -3,6 +3,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { configKey, type GuestConfig, type GuestReport, type HostMessage, type WorkerMessage } from './guest-protocol.js';
 import { GuestSession } from './guest-session.js';
 import { errorMessage as messageOf } from './guest-text.js';
+import { GuestHandoff } from './handoff-channel.js';
 import { disposeInstance, type PreparedInstance, prepareInstance } from './prepared-instance.js';
 
 // The entry of a guest worker thread. It holds one QuickJS instance made ahead for the next run (with
@@ -17,6 +18,10 @@ const send = (message: WorkerMessage): void => port.postMessage(message);
 
 let prepared: { memoryLimitBytes: number; instance: Promise<PreparedInstance> } | undefined;
 let session: GuestSession | undefined;
+/** The run's shared-memory hand-off, when the host gave one: between entries the worker waits on it. */
+let handoff: GuestHandoff | undefined;
+/** A console line was posted since the last report: the next report follows it on the port, so it cannot overtake it. */
+let logged = false;
 
 // The TypeScript stripper is loaded with the first instance, before the worker says it is ready: loaded
 // during a run, its ~60 ms would count against that run's CPU budget.
@@ -54,7 +59,10 @@ async function start(code: string, config: GuestConfig): Promise<GuestReport> {
   } catch (error) {
     return { t: 'report', outbox: '', end: { kind: 'crashed', message: messageOf(error) }, dropped: 0 };
   }
-  session = new GuestSession(instance, stop, config, (line) => send({ t: 'log', line }));
+  session = new GuestSession(instance, stop, config, (line) => {
+    logged = true;
+    send({ t: 'log', line });
+  });
   return session.start(code);
 }
 
@@ -75,20 +83,44 @@ async function handle(message: HostMessage): Promise<void> {
       prepare(message.memoryLimitBytes, message.config);
       return;
     case 'start':
-      send(await start(message.code, message.config));
+      handoff = message.handoff === undefined ? undefined : new GuestHandoff(message.handoff);
+      report(await start(message.code, message.config));
       return;
     case 'answers':
-      send(
+      report(
         session === undefined
           ? { t: 'report', outbox: '', end: { kind: 'crashed', message: 'answers came for no run' }, dropped: 0 }
           : session.answer(message.items),
       );
       return;
     case 'end':
+      handoff = undefined;
       session?.dispose();
       session = undefined;
       prepare(message.memoryLimitBytes, message.config);
       return;
+  }
+}
+
+/**
+ * Sends a report, then, while the run goes on and has a hand-off, waits on it for the host's answers
+ * and enters the guest with them, report after report, without returning to the event loop. Answers
+ * too large for the hand-off come by the port: the host says so, and the worker returns to take them.
+ */
+function report(first: GuestReport): void {
+  let next = first;
+  for (;;) {
+    if (logged || handoff === undefined || !handoff.report(next)) send(next);
+    logged = false;
+    if (next.end !== undefined || handoff === undefined || session === undefined) return;
+    const command = handoff.next();
+    if (command.kind === 'port') return;
+    if (command.kind === 'leave') {
+      // The host writes nothing after this: the run's buffer is never waited on again.
+      handoff = undefined;
+      return;
+    }
+    next = session.answer(command.items);
   }
 }
 

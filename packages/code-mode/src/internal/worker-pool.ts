@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { configKey, type GuestConfig, type HostMessage, type WorkerMessage } from './guest-protocol.js';
 import { errorMessage } from './guest-text.js';
+import { HostHandoff } from './handoff-channel.js';
 import { type ThreadClock, threadClock } from './thread-clock.js';
 
 /** Where the worker entry is: beside this file in `dist`; from the sources (tests), the built copy. */
@@ -26,6 +27,15 @@ export interface WorkerListener {
 }
 
 /**
+ * How answers and reports cross during a run: `shared`, through a fresh
+ * shared-memory hand-off per run (see `handoff-channel.ts`), or `port`, by
+ * `postMessage` only. `auto` is `shared` when the worker's CPU time is read
+ * as thread CPU time, and `port` with the busy-time clock, which would count
+ * a worker waiting in `Atomics.wait` as busy.
+ */
+export type HandoffMode = 'auto' | 'shared' | 'port';
+
+/**
  * One guest worker thread: the QuickJS engine runs there, so the host's
  * event loop never waits on guest work. The host stops the guest softly
  * with the shared stop flag (read by the interrupt handler) or at once with
@@ -40,14 +50,22 @@ export class GuestWorker {
   #idleCpu: Promise<number> | undefined;
   #exited: WorkerExit | undefined;
   #failure: unknown;
+  #shared: boolean;
+  /** The hand-off of the run holding the worker, when it has one. */
+  #handoff: HostHandoff | undefined;
 
-  constructor() {
+  constructor(mode: HandoffMode = 'auto') {
+    this.#shared = mode === 'shared';
     const stop = new SharedArrayBuffer(4);
     this.#stop = new Int32Array(stop);
     this.#worker = new Worker(workerUrl(), { workerData: { stop } });
     let hello: (tid: number | undefined) => void = () => undefined;
     this.clock = new Promise((resolve) => {
-      hello = (tid) => resolve(threadClock(this.#worker, tid));
+      hello = (tid) => {
+        const clock = threadClock(this.#worker, tid);
+        if (mode === 'auto') this.#shared = clock.kind === 'thread-cpu';
+        resolve(clock);
+      };
     });
     this.#worker.on('message', (message: WorkerMessage) => {
       if (message.t === 'hello') hello(message.tid);
@@ -69,6 +87,7 @@ export class GuestWorker {
         message: this.#failure === undefined ? 'the worker thread exited' : errorMessage(this.#failure),
       };
       hello(undefined);
+      this.#closeHandoff();
       this.#ready?.settle(this.#exited.message);
       this.#listener?.exit(this.#exited);
     });
@@ -118,6 +137,9 @@ export class GuestWorker {
   /** Hands the worker to a run: its messages and its exit go to `listener`, and it keeps the process alive. */
   attach(listener: WorkerListener): void {
     this.#listener = listener;
+    this.#closeHandoff();
+    // A fresh buffer for every run: nothing an earlier run wrote can be read through it.
+    if (this.#shared) this.#handoff = new HostHandoff((report) => this.#listener?.message(report));
     Atomics.store(this.#stop, 0, 0);
     this.#worker.ref();
   }
@@ -125,12 +147,27 @@ export class GuestWorker {
   /** Takes the worker back from its run. */
   detach(): void {
     this.#listener = undefined;
+    // A worker waiting on the run's hand-off goes back to its event loop, where the next message waits.
+    this.#closeHandoff();
     // An idle worker never keeps the process alive.
     this.#worker.unref();
   }
 
+  /** Sends a message of the run; a start or answers cross through the run's hand-off when it has one. */
   post(message: HostMessage): void {
-    if (this.#exited === undefined) this.#worker.postMessage(message);
+    if (this.#exited !== undefined) return;
+    const handoff = this.#handoff;
+    if (handoff === undefined || (message.t !== 'start' && message.t !== 'answers')) {
+      this.#worker.postMessage(message);
+      return;
+    }
+    if (message.t === 'start') this.#worker.postMessage({ ...message, handoff: handoff.buffer });
+    else if (!handoff.answer(message.items)) {
+      // Too large for the buffer: posted, and the waiting worker is sent to its event loop to take it.
+      this.#worker.postMessage(message);
+      handoff.toPort();
+    }
+    handoff.expectReport();
   }
 
   /** Asks the guest to stop at its next interrupt check. */
@@ -141,7 +178,13 @@ export class GuestWorker {
   /** Stops the thread at once, wherever the guest is. */
   terminate(): void {
     this.#listener = undefined;
+    this.#closeHandoff();
     void this.#worker.terminate().catch(() => undefined);
+  }
+
+  #closeHandoff(): void {
+    this.#handoff?.close();
+    this.#handoff = undefined;
   }
 }
 
