@@ -93,6 +93,7 @@ export { exactJsonText, outcomeText } from './outcome-text.js';
 export { definePlugin, type Plugin, type PluginDependency } from './plugin.js';
 export { processExists } from './process-exists.js';
 export { exactInteger, jsonSchemaOf, type ReservedToolName, reservedToolNames, type ToolSchema } from './registry.js';
+export { type RequireApprovalOptions, requireApproval } from './require-approval.js';
 export {
   interruptedCallMessage,
   type ResumedCall,
