@@ -76,6 +76,7 @@ export class RuleSet {
   readonly #compiled: readonly Compiled[];
   readonly #anchors: Anchors;
   readonly #byTool = new Map<string, ToolRules>();
+  #last: { readonly tool: string; readonly ownName: string; readonly category: string; readonly rules: ToolRules } | undefined;
 
   constructor(rules: readonly SourcedRule[], anchors: Anchors) {
     this.rules = Object.freeze(rules.slice());
@@ -85,38 +86,50 @@ export class RuleSet {
     );
   }
 
-  /** The earliest rule of `list` that applies to the subject: any part of it (a command, a path) matching is enough. */
+  /**
+   * The earliest rule of `list` that applies to the subject: any part of it (a command, a path)
+   * matching is enough. Each list of a bucket is in rule order, so a scan stops at the first rule
+   * that matches, or that comes after the best one found so far.
+   */
   firstMatch(list: 'deny' | 'ask', subject: RuleSubject): RuleMatch | undefined {
     const bucket = this.#rulesFor(subject)[list];
-    let best: { c: Compiled; target?: string } | undefined;
-    const consider = (c: Compiled, target?: string): void => {
-      if (best === undefined || c.order < best.c.order) best = target === undefined ? { c } : { c, target };
-    };
-    const firstWhole = bucket.whole[0];
-    if (firstWhole !== undefined) consider(firstWhole);
+    let best: Compiled | undefined = bucket.whole[0];
+    let target: string | undefined;
     if (subject.command !== undefined) {
       for (const command of subject.command.commands) {
-        for (const text of textsOf(command, true)) {
-          const keyed = bucket.byKey.get(firstWord(text));
-          if (keyed !== undefined) for (const c of keyed) if (c.command?.test(text)) consider(c, display(command.text));
-          for (const c of bucket.loose) if (c.command?.test(text)) consider(c, display(command.text));
+        let hit = earliestForText(bucket, command.text, best);
+        if (command.argvText !== command.text) hit = earliestForText(bucket, command.argvText, hit ?? best) ?? hit;
+        for (const alias of command.aliases) hit = earliestForText(bucket, alias, hit ?? best) ?? hit;
+        if (hit !== undefined) {
+          best = hit;
+          target = display(command.text);
         }
       }
-      for (const c of bucket.compound) if (subject.line !== undefined && c.command?.test(subject.line)) consider(c, subject.line);
+      const line = subject.line;
+      if (line !== undefined) {
+        const hit = earliestCommand(bucket.compound, line, best);
+        if (hit !== undefined) {
+          best = hit;
+          target = line;
+        }
+      }
     } else {
-      for (const c of bucket.loose) if (specifierMatches(c, subject, 'any')) consider(c);
+      for (const c of bucket.loose) {
+        if (best !== undefined && c.order >= best.order) break;
+        if (specifierMatches(c, subject, 'any')) {
+          best = c;
+          break;
+        }
+      }
     }
-    return best === undefined
-      ? undefined
-      : best.target === undefined
-        ? { rule: best.c.sourced }
-        : { rule: best.c.sourced, target: best.target };
+    if (best === undefined) return undefined;
+    return target === undefined ? { rule: best.sourced } : { rule: best.sourced, target };
   }
 
   /** Whether a deny or ask rule with a specifier names the subject's tool: then a line the scanner cannot read must not pass unasked. */
   hasSpecificDenyOrAsk(subject: RuleSubject): boolean {
-    const rules = this.#rulesFor(subject);
-    return [rules.deny, rules.ask].some((b) => b.byKey.size > 0 || b.loose.length > 0);
+    const { deny, ask } = this.#rulesFor(subject);
+    return deny.byKey.size > 0 || deny.loose.length > 0 || ask.byKey.size > 0 || ask.loose.length > 0;
   }
 
   /**
@@ -128,6 +141,11 @@ export class RuleSet {
   }
 
   #rulesFor(subject: RuleSubject): ToolRules {
+    // A decision asks three to four times for one subject's rules: the last answer is kept, keyed by its fields.
+    const last = this.#last;
+    if (last !== undefined && last.tool === subject.tool && last.ownName === subject.ownName && last.category === subject.category) {
+      return last.rules;
+    }
     const key = `${subject.tool}\u0000${subject.ownName}\u0000${subject.category}`;
     let rules = this.#byTool.get(key);
     if (rules === undefined) {
@@ -146,6 +164,7 @@ export class RuleSet {
       }
       this.#byTool.set(key, rules);
     }
+    this.#last = { tool: subject.tool, ownName: subject.ownName, category: subject.category, rules };
     return rules;
   }
 }
@@ -196,11 +215,34 @@ export function coverage(subject: RuleSubject, sets: readonly RuleSet[]): Covera
 function allowingRule(buckets: readonly Bucket[], command: ShellCommand): Compiled | undefined {
   const writes = command.writes.length > 0;
   for (const bucket of buckets) {
-    for (const text of textsOf(command, false)) {
-      const keyed = bucket.byKey.get(firstWord(text));
-      if (keyed !== undefined) for (const c of keyed) if ((!writes || c.redirects === true) && c.command?.test(text)) return c;
-      for (const c of bucket.loose) if ((!writes || c.redirects === true) && c.command?.test(text)) return c;
-    }
+    const rule =
+      allowingRuleForText(bucket, command.text, writes) ??
+      (command.argvText === command.text ? undefined : allowingRuleForText(bucket, command.argvText, writes));
+    if (rule !== undefined) return rule;
+  }
+  return undefined;
+}
+
+/** The first rule of the bucket, those indexed by the text's first word first, that allows the command text. */
+function allowingRuleForText(bucket: Bucket, text: string, writes: boolean): Compiled | undefined {
+  const keyed = bucket.byKey.get(firstWord(text));
+  if (keyed !== undefined) for (const c of keyed) if ((!writes || c.redirects === true) && c.command?.test(text)) return c;
+  for (const c of bucket.loose) if ((!writes || c.redirects === true) && c.command?.test(text)) return c;
+  return undefined;
+}
+
+/** The earliest command rule of the bucket (indexed by the text's first word, or loose) that matches `text` and comes before `before`. */
+function earliestForText(bucket: Bucket, text: string, before: Compiled | undefined): Compiled | undefined {
+  const keyed = bucket.byKey.get(firstWord(text));
+  const hit = keyed === undefined ? undefined : earliestCommand(keyed, text, before);
+  return earliestCommand(bucket.loose, text, hit ?? before) ?? hit;
+}
+
+/** The first rule of `rules` (in rule order) whose command pattern matches `text`, if it comes before `before`. */
+function earliestCommand(rules: readonly Compiled[], text: string, before: Compiled | undefined): Compiled | undefined {
+  for (const c of rules) {
+    if (before !== undefined && c.order >= before.order) return undefined;
+    if (c.command?.test(text)) return c;
   }
   return undefined;
 }
@@ -210,17 +252,19 @@ function firstOf(buckets: readonly Bucket[], test: (c: Compiled) => boolean): Co
   return undefined;
 }
 
-function textsOf(command: ShellCommand, withAliases: boolean): string[] {
-  const texts = command.argvText === command.text ? [command.text] : [command.text, command.argvText];
-  return withAliases ? [...texts, ...command.aliases] : texts;
-}
-
 /** Tests a non-command specifier; `any` (deny, ask) needs one path to match, `all` (allow) every path. */
 function specifierMatches(c: Compiled, subject: RuleSubject, mode: 'any' | 'all'): boolean {
   if (c.path !== undefined) {
     const paths = subject.paths;
     if (paths === undefined) return false;
-    return mode === 'any' ? paths.some((p) => c.path?.(p)) : paths.every((p) => c.path?.(p));
+    // Loops rather than some/every with a closure: this runs for every path rule of a file call.
+    const test = c.path;
+    if (mode === 'any') {
+      for (const p of paths) if (test(p)) return true;
+      return false;
+    }
+    for (const p of paths) if (!test(p)) return false;
+    return true;
   }
   const test = c.value;
   if (test === undefined) return false;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RUNTIME_ARGUMENT, splitCommand } from './shell-split.js';
+import { collapse, RUNTIME_ARGUMENT, splitCommand } from './shell-split.js';
 
 /** The commands that must be allowed, as normalised text. */
 function commands(line: string): string[] {
@@ -153,6 +153,38 @@ describe('splitCommand', () => {
   it('treats an empty line as one inexact command', () => {
     expect(splitCommand('   ').commands).toHaveLength(1);
     expect(splitCommand('').commands[0]?.exact).toBe(false);
+  });
+
+  it('reads a program named like an Object property (constructor, toString) as a program, not a wrapper', () => {
+    expect(commands('constructor -x rm')).toEqual(['constructor -x rm']);
+    expect(commands('toString rm -rf ~')).toEqual(['toString rm -rf ~']);
+  });
+
+  it('joins quoted, escaped and plain parts of a word into one value', () => {
+    const [command] = splitCommand(`a"b c"d'e'\\ f$'\\x67'"h\\"\\$i\\q" j`).commands;
+    expect(command?.argv).toEqual(['ab cde fgh"$i\\q', 'j']);
+  });
+
+  it('gives the same split for a line seen again after many other lines', () => {
+    const line = 'git status && npm test # again';
+    const first = splitCommand(line);
+    expect(splitCommand(line)).toBe(first);
+    for (let i = 0; i < 1200; i += 1) splitCommand(`echo ${i}`);
+    const later = splitCommand(line);
+    expect(later).toEqual(first);
+    expect(Object.isFrozen(later.commands[0])).toBe(true);
+  });
+
+  it.each([
+    ['git status', 'git status'],
+    ['  git   status\t', 'git status'],
+    ['git\tstatus\n', 'git status'],
+    ['git\u00a0status', 'git status'],
+    ['git\u2028 status', 'git status'],
+    ['grün  status', 'grün status'],
+    ['', ''],
+  ])('collapses the whitespace of %j', (text, expected) => {
+    expect(collapse(text)).toBe(expected);
   });
 
   it('stops at a nesting depth instead of recursing without end', () => {

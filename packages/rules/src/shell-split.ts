@@ -57,16 +57,27 @@ const shells = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'ash', 'mksh', 'yash
  * Nothing is executed or expanded.
  */
 export function splitCommand(line: string): SplitCommand {
-  const cached = recent.get(line);
+  const cached = recent.get(line) ?? older.get(line);
   if (cached !== undefined) return cached;
   const split = splitFresh(line);
-  if (recent.size >= 256) recent.delete(recent.keys().next().value as string);
+  if (recent.size >= cacheGeneration) {
+    older = recent;
+    recent = new Map();
+  }
   recent.set(line, split);
   return split;
 }
 
-/** Recently split lines: a call is split by the tap and again by the guard and the approval. */
-const recent = new Map<string, SplitCommand>();
+/**
+ * Recently split lines, in two generations of up to 256 each (so at least the last 256 lines are
+ * kept): a call is split by the tap and again by the guard and the approval. A generation is dropped
+ * whole, never entry by entry: with the oldest key deleted on every new line, V8 promoted nearly
+ * every split to the old generation (the heap grew ~4 MB per scavenge, each scavenge took ~10× as
+ * long), and the collector cost twice the split itself (bench/per-call.mjs).
+ */
+const cacheGeneration = 256;
+let recent = new Map<string, SplitCommand>();
+let older = new Map<string, SplitCommand>();
 
 function splitFresh(line: string): SplitCommand {
   const sink: ScanSink = { commands: [], problems: [] };
@@ -74,10 +85,10 @@ function splitFresh(line: string): SplitCommand {
   const commands: ShellCommand[] = [];
   for (const raw of sink.commands) addCommand(raw, raw.origin === 'top' ? 'top' : raw.origin, commands, sink.problems, 0);
   const complete = sink.problems.length === 0;
-  const trimmed = collapse(line);
   if (!complete || commands.length === 0) {
     // What could not be read (or a line with no command at all) is one more
     // command that no specific rule can allow.
+    const trimmed = collapse(line);
     commands.push(
       freeze({ text: trimmed, argvText: trimmed, argv: [trimmed], aliases: [], via: 'top', writes: [], role: 'command', exact: false }),
     );
@@ -87,10 +98,24 @@ function splitFresh(line: string): SplitCommand {
 
 function addCommand(raw: RawCommand, via: CommandVia, out: ShellCommand[], problems: string[], depth: number): void {
   const words = raw.words;
-  const fileRedirections = raw.redirections.filter((r) => !r.harmless);
-  const text = [...words.map((w) => w.raw), ...fileRedirections.flatMap((r) => [r.op, r.target.raw])].join(' ');
-  const argv = words.map((w) => w.value);
-  const argvText = [...argv, ...fileRedirections.flatMap((r) => [r.op, r.target.value])].join(' ');
+  // One pass over the words and the redirections that touch files: the texts, argv and the files written.
+  const argv: string[] = [];
+  const rawParts: string[] = [];
+  for (const w of words) {
+    argv.push(w.value);
+    rawParts.push(w.raw);
+  }
+  let argvParts = argv;
+  const writes: string[] = [];
+  for (const r of raw.redirections) {
+    if (r.harmless) continue;
+    if (argvParts === argv) argvParts = argv.slice();
+    rawParts.push(r.op, r.target.raw);
+    argvParts.push(r.op, r.target.value);
+    if (r.writes) writes.push(r.target.value);
+  }
+  const text = rawParts.join(' ');
+  const argvText = argvParts.join(' ');
   const program = words[0];
   const exact = program === undefined || !(program.expanded || program.glob);
   const aliases: string[] = [];
@@ -101,11 +126,10 @@ function addCommand(raw: RawCommand, via: CommandVia, out: ShellCommand[], probl
   let unwrapped: Unwrapped | undefined;
   if (exact && program !== undefined) {
     if (depth >= maxUnwrap) problems.push('wrappers are nested too deeply to check');
-    else unwrapped = unwrap(words);
+    else unwrapped = unwrap(words, argv);
   }
   const role = unwrapped === undefined || unwrapped.kind === 'runs' ? 'command' : 'wrapper';
-  const writes = freeze(fileRedirections.filter((r) => r.writes).map((r) => r.target.value));
-  out.push(freeze({ text, argvText, argv: freeze(argv), aliases: freeze(aliases), via, writes, role, exact }));
+  out.push(freeze({ text, argvText, argv: freeze(argv), aliases: freeze(aliases), via, writes: freeze(writes), role, exact }));
   if (unwrapped === undefined) return;
   if (unwrapped.kind !== 'script') {
     // The wrapper's own redirections apply to what it runs.
@@ -138,29 +162,31 @@ type Unwrapped =
   | { readonly kind: 'transparent' | 'runs'; readonly words: readonly Word[] }
   | { readonly kind: 'script'; readonly script: string; readonly literal: boolean };
 
-/** Options of wrappers that take a separate argument. */
-const optionArguments: Record<string, ReadonlySet<string>> = {
-  timeout: new Set(['-s', '-k', '--signal', '--kill-after']),
-  nice: new Set(['-n', '--adjustment']),
-  ionice: new Set(['-c', '-n', '-p', '-P', '-u', '--class', '--classdata']),
-  stdbuf: new Set(['-i', '-o', '-e']),
-  time: new Set(['-f', '-o', '--format', '--output']),
-  env: new Set(['-u', '-C', '--unset', '--chdir']),
-  exec: new Set(['-a']),
-  sudo: new Set(['-u', '-g', '-C', '-D', '-h', '-p', '-r', '-t', '-U', '-T', '-R', '--user', '--group', '--chdir', '--host', '--prompt']),
-  doas: new Set(['-u', '-C']),
-  xargs: new Set(['-I', '-L', '-n', '-P', '-s', '-d', '-E', '-a', '--max-args', '--max-procs', '--delimiter', '--arg-file', '--replace']),
-  watch: new Set(['-n', '--interval', '-d', '--differences']),
-  setsid: new Set(),
-  nohup: new Set(),
-  command: new Set(),
-  builtin: new Set(),
-};
+/** Options of wrappers that take a separate argument (a map, so that `constructor` or `toString` is no wrapper). */
+const optionArguments: ReadonlyMap<string, ReadonlySet<string>> = new Map<string, ReadonlySet<string>>(
+  Object.entries({
+    timeout: new Set(['-s', '-k', '--signal', '--kill-after']),
+    nice: new Set(['-n', '--adjustment']),
+    ionice: new Set(['-c', '-n', '-p', '-P', '-u', '--class', '--classdata']),
+    stdbuf: new Set(['-i', '-o', '-e']),
+    time: new Set(['-f', '-o', '--format', '--output']),
+    env: new Set(['-u', '-C', '--unset', '--chdir']),
+    exec: new Set(['-a']),
+    sudo: new Set(['-u', '-g', '-C', '-D', '-h', '-p', '-r', '-t', '-U', '-T', '-R', '--user', '--group', '--chdir', '--host', '--prompt']),
+    doas: new Set(['-u', '-C']),
+    xargs: new Set(['-I', '-L', '-n', '-P', '-s', '-d', '-E', '-a', '--max-args', '--max-procs', '--delimiter', '--arg-file', '--replace']),
+    watch: new Set(['-n', '--interval', '-d', '--differences']),
+    setsid: new Set(),
+    nohup: new Set(),
+    command: new Set(),
+    builtin: new Set(),
+  }),
+);
 
 const transparent = new Set(['timeout', 'nice', 'ionice', 'stdbuf', 'time', 'env', 'exec', 'setsid', 'nohup', 'command', 'builtin']);
 
-function unwrap(words: readonly Word[]): Unwrapped | undefined {
-  const argv = words.map((w) => w.value);
+/** What a wrapper runs; `argv` is the words' values. */
+function unwrap(words: readonly Word[], argv: readonly string[]): Unwrapped | undefined {
   const name = basename(argv[0] ?? '');
   if (shells.has(name)) return shellScript(words);
   if (name === 'eval') {
@@ -169,7 +195,7 @@ function unwrap(words: readonly Word[]): Unwrapped | undefined {
     return { kind: 'script', script: rest.map((w) => w.value).join(' '), literal: rest.every((w) => !w.expanded) };
   }
   if (name === 'find') return findExec(words);
-  const options = optionArguments[name];
+  const options = optionArguments.get(name);
   if (options === undefined) return undefined;
   let i = 1;
   while (i < argv.length) {
@@ -240,7 +266,23 @@ function basename(path: string): string {
 
 /** Collapses runs of whitespace to one space and trims. */
 export function collapse(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
+  return isCollapsed(text) ? text : text.replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * Whether `text` has nothing to collapse: single ASCII spaces between non-space characters, which
+ * most command lines are. Conservative: any other whitespace, or any non-ASCII character (some are
+ * spaces to `\s`), takes the pattern.
+ */
+function isCollapsed(text: string): boolean {
+  const last = text.length - 1;
+  for (let k = 0; k <= last; k += 1) {
+    const code = text.charCodeAt(k);
+    if (code === 32) {
+      if (k === 0 || k === last || text.charCodeAt(k + 1) === 32) return false;
+    } else if ((code >= 9 && code <= 13) || code > 127) return false;
+  }
+  return true;
 }
 
 function freeze<T extends object>(value: T): T {

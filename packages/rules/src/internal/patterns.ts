@@ -83,6 +83,12 @@ function starMatcher(segments: readonly string[]): (text: string) => boolean {
   const last = segments.at(-1) as string;
   const middle = segments.slice(1, -1);
   const fixed = first.length + last.length;
+  // The shapes rules mostly take, tested without the general loop: `git *` and `*push*`.
+  if (middle.length === 0) return (text) => text.length >= fixed && text.startsWith(first) && text.endsWith(last);
+  if (middle.length === 1 && fixed === 0) {
+    const only = middle[0] as string;
+    return (text) => text.includes(only);
+  }
   return (text) => {
     if (text.length < fixed || !text.startsWith(first) || !text.endsWith(last)) return false;
     let at = first.length;

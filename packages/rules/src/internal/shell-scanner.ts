@@ -35,6 +35,8 @@ export interface ScanSink {
 const prefixWords = new Set(['if', 'then', 'elif', 'else', 'do', 'while', 'until', '!', '{', 'time', 'coproc']);
 const closingWords = new Set(['fi', 'done', '}']);
 const assignment = /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/;
+/** Redirection operators, longest first so that `<<<` is not read as `<<`. */
+const redirectionOperators = ['<<<', '<<-', '&>>', '<<', '<>', '<&', '>>', '>|', '>&', '&>', '<', '>'];
 
 interface Heredoc {
   readonly delimiter: string;
@@ -221,10 +223,9 @@ class Parser extends ShellWords {
   #readRedirection(): void {
     const src = this.src;
     const start = this.i;
-    while (this.i < src.length && /[0-9]/.test(src[this.i] as string)) this.i += 1;
+    while (this.i < src.length && (src[this.i] as string) >= '0' && (src[this.i] as string) <= '9') this.i += 1;
     if (src[this.i] === '{') this.i = src.indexOf('}', this.i) + 1;
-    const ops = ['<<<', '<<-', '&>>', '<<', '<>', '<&', '>>', '>|', '>&', '&>', '<', '>'];
-    const op = ops.find((o) => src.startsWith(o, this.i)) ?? '>';
+    const op = redirectionOperators.find((o) => src.startsWith(o, this.i)) ?? '>';
     this.i += op.length;
     const opText = src.slice(start, this.i);
     while (src[this.i] === ' ' || src[this.i] === '\t') this.i += 1;
@@ -289,7 +290,8 @@ class Parser extends ShellWords {
         return;
       }
     }
-    if (this.#words.length === 0 && assignment.test(word.raw)) return;
+    // `=` first: most words are no assignment, and the test is cheaper than the pattern.
+    if (this.#words.length === 0 && word.raw.includes('=') && assignment.test(word.raw)) return;
     this.#words.push(word);
   }
 

@@ -19,6 +19,11 @@ export type CommandOrigin = 'top' | 'substitution' | 'process-substitution' | 'h
 /** How deeply substitutions may nest before the scanner gives up on a line. */
 export const maxDepth = 16;
 
+/** `name=` or `name[index]+=` before a `(`: an array assignment. */
+const arrayAssignment = /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=$/;
+/** `{a,b}` or `{1..3}` at a word's start: brace expansion. */
+const braceExpansion = /^\{[^\s]*(,|\.\.)[^\s]*\}/;
+
 /** Characters that end a word and start an operator. */
 export const operatorChars: ReadonlySet<string> = new Set([';', '&', '|', '(', ')']);
 
@@ -51,42 +56,54 @@ export abstract class ShellWords {
     this.#problems.push(message);
   }
 
-  /** Reads one word, extracting every substitution inside it. */
+  /**
+   * Reads one word, extracting every substitution inside it. Plain characters are not appended one
+   * by one: each run of them is sliced from the source once, when something else (a quote, an
+   * expansion, the word's end) interrupts it.
+   */
   protected readWord(): Word {
     const src = this.src;
     const start = this.i;
     let value = '';
+    let run = start;
     let quoted = false;
     let expanded = false;
     let glob = false;
     while (this.i < src.length) {
       const c = src[this.i] as string;
       if (c === ' ' || c === '\t' || c === '\n' || c === '\r') break;
-      if (c === '(' && /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=$/.test(src.slice(start, this.i))) {
+      if (c === '(' && arrayAssignment.test(src.slice(start, this.i))) {
         // `name=( … )`: an array assignment.
+        value += src.slice(run, this.i);
         this.i += 1;
         value += `(${this.#skipBalanced()})`;
+        run = this.i;
         continue;
       }
       if (operatorChars.has(c)) break;
       if (c === '<' || c === '>') {
         if (src[this.i + 1] !== '(') break;
+        value += src.slice(run, this.i);
         this.i += 2;
         const from = this.i - 2;
         this.#substitution('process-substitution');
         value += src.slice(from, this.i);
         expanded = true;
+        run = this.i;
         continue;
       }
       if (c === '\\') {
+        value += src.slice(run, this.i);
         const next = src[this.i + 1];
         this.i += 2;
+        run = this.i;
         if (next === '\n' || next === undefined) continue;
         value += next;
         quoted = true;
         continue;
       }
       if (c === "'") {
+        value += src.slice(run, this.i);
         const end = src.indexOf("'", this.i + 1);
         if (end === -1) {
           this.problem('a single quote is not closed');
@@ -97,35 +114,42 @@ export abstract class ShellWords {
           this.i = end + 1;
         }
         quoted = true;
+        run = this.i;
         continue;
       }
       // "…" and its locale-translated form $"…" read alike.
       if (c === '"' || (c === '$' && src[this.i + 1] === '"')) {
+        value += src.slice(run, this.i);
         this.i += c === '"' ? 1 : 2;
         const inner = this.scanDoubleQuoted(true);
         value += inner.value;
         expanded ||= inner.expanded;
         quoted = true;
+        run = this.i;
         continue;
       }
       if (c === '$' && src[this.i + 1] === "'") {
+        value += src.slice(run, this.i);
         this.i += 2;
         value += this.#readAnsiC();
         quoted = true;
+        run = this.i;
         continue;
       }
       if (c === '$' || c === '`') {
+        value += src.slice(run, this.i);
         const expansion = this.readExpansion();
         value += expansion;
         expanded ||= expansion !== '$';
+        run = this.i;
         continue;
       }
       // `[` and `?` glob; `{a,b}` is brace expansion: either way the word is not known statically.
       if (c === '*' || c === '?' || c === '[' || (c === '{' && this.i > start)) glob = true;
-      if (c === '{' && this.i === start && /^\{[^\s]*(,|\.\.)[^\s]*\}/.test(src.slice(this.i, this.i + 256))) glob = true;
-      value += c;
+      if (c === '{' && this.i === start && braceExpansion.test(src.slice(this.i, this.i + 256))) glob = true;
       this.i += 1;
     }
+    value += src.slice(run, this.i);
     return { raw: src.slice(start, this.i), value, quoted, expanded, glob };
   }
 
@@ -166,37 +190,43 @@ export abstract class ShellWords {
     return '$';
   }
 
-  /** Scans double-quoted text (or, with `quote` false, a here-document body to its end). */
+  /** Scans double-quoted text (or, with `quote` false, a here-document body to its end); plain runs are sliced once, as `readWord` does. */
   protected scanDoubleQuoted(quote: boolean): { value: string; expanded: boolean } {
     const src = this.src;
     let value = '';
+    let run = this.i;
     let expanded = false;
     while (this.i < src.length) {
       const c = src[this.i] as string;
       if (quote && c === '"') {
+        value += src.slice(run, this.i);
         this.i += 1;
         return { value, expanded };
       }
       if (c === '\\') {
         const next = src[this.i + 1];
         if (next !== undefined && '$`"\\\n'.includes(next)) {
+          value += src.slice(run, this.i);
           if (next !== '\n') value += next;
           this.i += 2;
+          run = this.i;
         } else {
-          value += '\\';
+          // A backslash before any other character stays, like a plain character.
           this.i += 1;
         }
         continue;
       }
       if (c === '$' || c === '`') {
+        value += src.slice(run, this.i);
         const expansion = this.readExpansion();
         value += expansion;
         expanded ||= expansion !== '$';
+        run = this.i;
         continue;
       }
-      value += c;
       this.i += 1;
     }
+    value += src.slice(run, this.i);
     if (quote) this.problem('a double quote is not closed');
     return { value, expanded };
   }
