@@ -1,4 +1,4 @@
-import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -6,10 +6,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 // The agent package's fake Chat Completions server: real HTTP on 127.0.0.1, checking every request it gets.
 import type { FakeServer } from '../../agent/dist/testing/fake-http.js';
 import { startOpenAIChatServer } from '../../agent/dist/testing/openai-chat-server.js';
+import { dshInTerminal, terminalTestsRun, warnWithoutTmux } from './fixtures/dsh-terminal.js';
 import { binPath, put, runDsh, scratchDir } from './fixtures/run-dsh.js';
 
-const hasTmux = spawnSync('tmux', ['-V']).status === 0;
-const inCi = process.env.CI !== undefined && process.env.CI !== '' && process.env.CI !== 'false';
+warnWithoutTmux('inbox.test.ts');
 
 const servers: FakeServer[] = [];
 const children: ChildProcess[] = [];
@@ -140,24 +140,16 @@ describe('dsh run --inbox', () => {
     expect(server.problems).toEqual([]);
   });
 
-  it.skipIf(!hasTmux && !inCi)(
+  it.runIf(terminalTestsRun)(
     'asks at the terminal and in the page at once; the page answers first and the terminal question is withdrawn',
     async () => {
       const server = await model();
       const root = scratchDir();
       const home = scratchDir();
       const log = join(home, 'session.jsonl');
-      const socket = `dsh-inbox-test-${process.pid}-${Date.now()}`;
-      const done = join(home, 'exit-code');
-      const command = [
-        `cd ${JSON.stringify(root)}`,
-        `HOME=${JSON.stringify(home)} DEEPSEEK_API_KEY=test-key ${JSON.stringify(process.execPath)} ${JSON.stringify(binPath)} run "write out.txt" --inbox --base-url ${server.url} --log ${JSON.stringify(log)}`,
-        `echo $? > ${JSON.stringify(done)}`,
-        'sleep 600',
-      ].join('; ');
-      const screen = (): string =>
-        execFileSync('tmux', ['-L', socket, 'capture-pane', '-p', '-J', '-S', '-500', '-t', 'run'], { encoding: 'utf8' });
-      execFileSync('tmux', ['-L', socket, '-f', '/dev/null', 'new-session', '-d', '-s', 'run', '-x', '250', '-y', '60', command]);
+      const args = ['run', 'write out.txt', '--inbox', '--base-url', server.url, '--log', log];
+      const t = dshInTerminal({ root, home, args, env: { DEEPSEEK_API_KEY: 'test-key' }, columns: 250 });
+      const screen = (): string => t.screen();
       try {
         // The terminal's question is open (readline reads the terminal from then on).
         await until('the question', () => (/\[n\] no\n +>/.test(screen()) ? true : undefined), screen);
@@ -165,12 +157,11 @@ describe('dsh run --inbox', () => {
         const inbox = api(url);
         const waiting = await until('a waiting session', async () => (await inbox.sessions()).find((s) => s.waiting > 0), screen);
         expect((await inbox.answer(waiting.id, 'call_write', { decision: 'allow-once' })).status).toBe(200);
-        const code = await until('dsh exit', () => (existsSync(done) ? readFileSync(done, 'utf8').trim() || undefined : undefined), screen);
-        expect(code).toBe('0');
+        expect(await t.exitCode()).toBe('0');
         expect(screen()).toContain('→ answered in the inbox');
         expect(screen()).toMatch(/✔ bash \[call_write\] ok/);
       } finally {
-        spawnSync('tmux', ['-L', socket, 'kill-server']);
+        t.close();
       }
       expect(readFileSync(join(root, 'out.txt'), 'utf8')).toBe('approved\n');
     },

@@ -1,5 +1,4 @@
-import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, readFileSync } from 'node:fs';
+import { chmodSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createTestHost } from '@deepseek-ai/dsh-core/testing';
@@ -8,7 +7,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 // The agent package's fake Chat Completions server: real HTTP on 127.0.0.1, checking every request it gets.
 import type { FakeServer } from '../../agent/dist/testing/fake-http.js';
 import { startOpenAIChatServer } from '../../agent/dist/testing/openai-chat-server.js';
-import { binPath, put, runDsh, scratchDir } from './fixtures/run-dsh.js';
+import { dshInTerminal, terminalTestsRun, waitFor, warnWithoutTmux } from './fixtures/dsh-terminal.js';
+import { put, runDsh, scratchDir } from './fixtures/run-dsh.js';
 
 /** The mcp package's OAuth-protected MCP server (its own authorization server, on 127.0.0.1): what this test uses of it. */
 interface OAuthMcpServer {
@@ -25,9 +25,7 @@ interface OAuthMcpServer {
 const oauthFixture = fileURLToPath(new URL('../../mcp/src/fixtures/oauth-server.ts', import.meta.url));
 const { OAuthMcpServer } = (await import(oauthFixture)) as { OAuthMcpServer: { start(): Promise<OAuthMcpServer> } };
 
-const hasTmux = spawnSync('tmux', ['-V']).status === 0;
-const inCi = process.env.CI !== undefined && process.env.CI !== '' && process.env.CI !== 'false';
-if (!hasTmux && !inCi) console.warn('run-mcp-oauth.test.ts: tmux is not installed: the terminal test is skipped (apt-get install tmux)');
+warnWithoutTmux('run-mcp-oauth.test.ts');
 
 const closers: { close(): Promise<void> }[] = [];
 afterEach(async () => {
@@ -169,26 +167,15 @@ describe('dsh and an OAuth-protected MCP server', () => {
     expect(server.authorizations).toBe(1); // only authorizeBefore's
   });
 
-  it.skipIf(!hasTmux && !inCi)(
+  it.runIf(terminalTestsRun)(
     'shows the authorization URL as a question at the terminal, then asks the elicitation field by field',
     async () => {
       const server = await oauthServer();
       const agent = await model();
       const { root, home, log } = project(server.url);
-      const socket = `dsh-run-mcp-test-${process.pid}-${Date.now()}`;
-      const done = join(home, 'exit-code');
-      const command = [
-        `cd ${JSON.stringify(root)}`,
-        `HOME=${JSON.stringify(home)} DEEPSEEK_API_KEY=test-key ${JSON.stringify(process.execPath)} ${JSON.stringify(binPath)} run "who am I?" --base-url ${agent.url} --log ${JSON.stringify(log)}`,
-        `echo $? > ${JSON.stringify(done)}`,
-        'sleep 600',
-      ].join('; ');
-      const screen = (): string =>
-        execFileSync('tmux', ['-L', socket, 'capture-pane', '-p', '-J', '-S', '-500', '-t', 'run'], { encoding: 'utf8' });
-      const keys = (...k: string[]): void => {
-        execFileSync('tmux', ['-L', socket, 'send-keys', '-t', 'run', ...k]);
-      };
-      execFileSync('tmux', ['-L', socket, '-f', '/dev/null', 'new-session', '-d', '-s', 'run', '-x', '200', '-y', '60', command]);
+      const args = ['run', 'who am I?', '--base-url', agent.url, '--log', log];
+      const t = dshInTerminal({ root, home, args, env: { DEEPSEEK_API_KEY: 'test-key' } });
+      const screen = (): string => t.screen();
       try {
         const asked = await waitFor(
           'the authorization question',
@@ -206,18 +193,13 @@ describe('dsh and an OAuth-protected MCP server', () => {
         // The elicitation, field by field: a new name, the age left at its default.
         await waitFor('the first field', () => (/name \(string, default "Ada"\): $/m.test(screen()) ? true : undefined), screen);
         expect(screen()).toContain('? MCP server docs asks: Who are you? (empty keeps the default, - declines)');
-        keys('Grace', 'Enter');
+        t.keys('Grace', 'Enter');
         await waitFor('the second field', () => (/age \(integer, default 36\): $/m.test(screen()) ? true : undefined), screen);
-        keys('Enter');
-        const code = await waitFor(
-          'dsh exit',
-          () => (existsSync(done) ? readFileSync(done, 'utf8').trim() || undefined : undefined),
-          screen,
-        );
-        expect(code).toBe('0');
+        t.keys('Enter');
+        expect(await t.exitCode()).toBe('0');
         expect(screen()).toMatch(/✔ (mcp__docs__whoami|docs: whoami) \[call_who\] ok/);
       } finally {
-        spawnSync('tmux', ['-L', socket, 'kill-server']);
+        t.close();
       }
       expect(server.authorizations).toBe(1);
       expect(server.lastElicited).toEqual({ name: 'Grace', age: 36 });
@@ -225,52 +207,28 @@ describe('dsh and an OAuth-protected MCP server', () => {
     },
   );
 
-  it.skipIf(!hasTmux && !inCi)(
+  it.runIf(terminalTestsRun)(
     'declines the authorization at once with n: the server fails as MCP_AUTH_REQUIRED and the run goes on',
     async () => {
       const server = await oauthServer();
       const agent = await model();
       const { root, home, log } = project(server.url);
-      const socket = `dsh-run-mcp-decline-${process.pid}-${Date.now()}`;
-      const done = join(home, 'exit-code');
-      const command = [
-        `cd ${JSON.stringify(root)}`,
-        `HOME=${JSON.stringify(home)} DEEPSEEK_API_KEY=test-key ${JSON.stringify(process.execPath)} ${JSON.stringify(binPath)} run "who am I?" --base-url ${agent.url} --log ${JSON.stringify(log)}`,
-        `echo $? > ${JSON.stringify(done)}`,
-        'sleep 600',
-      ].join('; ');
-      const screen = (): string =>
-        execFileSync('tmux', ['-L', socket, 'capture-pane', '-p', '-J', '-S', '-500', '-t', 'run'], { encoding: 'utf8' });
-      execFileSync('tmux', ['-L', socket, '-f', '/dev/null', 'new-session', '-d', '-s', 'run', '-x', '200', '-y', '60', command]);
+      const args = ['run', 'who am I?', '--base-url', agent.url, '--log', log];
+      const t = dshInTerminal({ root, home, args, env: { DEEPSEEK_API_KEY: 'test-key' } });
+      const screen = (): string => t.screen();
       try {
         await waitFor('the authorization question', () => (/\[-\] decline\n +> $/m.test(screen()) ? true : undefined), screen);
-        execFileSync('tmux', ['-L', socket, 'send-keys', '-t', 'run', 'n']);
+        t.keys('n');
         // Nobody opens the page: the answer alone ends the wait (the server's own timeout is 5 minutes).
-        const code = await waitFor(
-          'dsh exit',
-          () => (existsSync(done) ? readFileSync(done, 'utf8').trim() || undefined : undefined),
-          screen,
-        );
-        expect(code).toBe('0');
+        expect(await t.exitCode()).toBe('0');
         const text = screen();
         expect(text).toMatch(/\n {2}> declined\n/);
         // The mcp package's MCP_AUTH_REQUIRED for a declined authorization (not its timeout's "not finished within").
         expect(text).toMatch(/mcp: docs is failed: MCP server "docs" needs OAuth authorization; the authorization was declined/);
       } finally {
-        spawnSync('tmux', ['-L', socket, 'kill-server']);
+        t.close();
       }
       expect(server.authorizations).toBe(0);
     },
   );
 });
-
-/** Polls until `check` gives a value; the bound only ends a broken run, it is never a verdict on speed. */
-async function waitFor<T>(what: string, check: () => T | undefined | null, screen: () => string): Promise<T> {
-  const until = Date.now() + 120_000;
-  for (;;) {
-    const value = check();
-    if (value !== undefined && value !== null) return value;
-    if (Date.now() > until) throw new Error(`never saw ${what}; the screen:\n${screen()}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}

@@ -1,4 +1,3 @@
-import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:net';
@@ -7,11 +6,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 // The agent package's fake Chat Completions server: real HTTP on 127.0.0.1, checking every request it gets.
 import type { FakeServer } from '../../agent/dist/testing/fake-http.js';
 import { startOpenAIChatServer } from '../../agent/dist/testing/openai-chat-server.js';
-import { binPath, put, runDsh, scratchDir } from './fixtures/run-dsh.js';
+import { dshInTerminal, terminalTestsRun, warnWithoutTmux } from './fixtures/dsh-terminal.js';
+import { put, runDsh, scratchDir } from './fixtures/run-dsh.js';
 
-const hasTmux = spawnSync('tmux', ['-V']).status === 0;
-const inCi = process.env.CI !== undefined && process.env.CI !== '' && process.env.CI !== 'false';
-if (!hasTmux && !inCi) console.warn('run.test.ts: tmux is not installed: the terminal test of dsh run is skipped (apt-get install tmux)');
+warnWithoutTmux('run.test.ts');
 
 const servers: FakeServer[] = [];
 afterEach(async () => {
@@ -38,61 +36,21 @@ function project(): { root: string; home: string; log: string } {
   return { root, home, log: join(home, 'session.jsonl') };
 }
 
-/** Polls until `check` gives a value; the bound only ends a broken run, it is never a verdict on speed. */
-async function waitFor<T>(what: string, check: () => T | undefined, screen: () => string): Promise<T> {
-  const until = Date.now() + 120_000;
-  for (;;) {
-    const value = check();
-    if (value !== undefined) return value;
-    if (Date.now() > until) throw new Error(`never saw ${what}; the screen:\n${screen()}`);
-    await new Promise((done) => setTimeout(done, 100));
-  }
-}
-
-function screenOf(socket: string): string {
-  return execFileSync('tmux', ['-L', socket, 'capture-pane', '-p', '-J', '-S', '-500', '-t', 'run'], { encoding: 'utf8' });
-}
-
-/** Waits until the pane shows text matching `pattern`, and gives the whole screen. */
-function waitForScreen(socket: string, pattern: RegExp): Promise<string> {
-  return waitFor(
-    String(pattern),
-    () => {
-      const screen = screenOf(socket);
-      return pattern.test(screen) ? screen : undefined;
-    },
-    () => screenOf(socket),
-  );
-}
-
 describe('dsh run', () => {
-  it.skipIf(!hasTmux && !inCi)('asks for approval in a real terminal, runs the approved call and shows its card', async () => {
+  it.runIf(terminalTestsRun)('asks for approval in a real terminal, runs the approved call and shows its card', async () => {
     const server = await model();
     const { root, home, log } = project();
-    const socket = `dsh-run-test-${process.pid}-${Date.now()}`;
-    const done = join(home, 'exit-code');
-    const command = [
-      `cd ${JSON.stringify(root)}`,
-      `HOME=${JSON.stringify(home)} DEEPSEEK_API_KEY=test-key ${JSON.stringify(process.execPath)} ${JSON.stringify(binPath)} run "write out.txt" --base-url ${server.url} --log ${JSON.stringify(log)}`,
-      `echo $? > ${JSON.stringify(done)}`,
-      'sleep 600',
-    ].join('; ');
-    execFileSync('tmux', ['-L', socket, '-f', '/dev/null', 'new-session', '-d', '-s', 'run', '-x', '200', '-y', '60', command]);
+    const args = ['run', 'write out.txt', '--base-url', server.url, '--log', log];
+    const t = dshInTerminal({ root, home, args, env: { DEEPSEEK_API_KEY: 'test-key' } });
     try {
       // The question's own prompt: the terminal is read key by key from then on.
-      const asked = await waitForScreen(socket, /\[n\] no\n +>/);
+      const asked = await t.waitFor(/\[n\] no\n +>/);
       expect(asked).toContain('the agent wants to run bash: echo approved > out.txt');
       expect(existsSync(join(root, 'out.txt'))).toBe(false);
       // One key answers: no Enter.
-      execFileSync('tmux', ['-L', socket, 'send-keys', '-t', 'run', 'y']);
-      // The exit code is written once dsh has exited: everything it printed is on the screen by then.
-      const code = await waitFor(
-        'dsh exit',
-        () => (existsSync(done) ? readFileSync(done, 'utf8').trim() || undefined : undefined),
-        () => screenOf(socket),
-      );
-      expect(code).toBe('0');
-      const screen = screenOf(socket);
+      t.keys('y');
+      expect(await t.exitCode()).toBe('0');
+      const screen = t.screen();
       // The answer is echoed once, on the prompt's line, and the question is not printed again.
       expect(screen).toMatch(/\n {2}> yes, once\n/);
       expect(screen.split('wants to run').length - 1).toBe(1);
@@ -101,7 +59,7 @@ describe('dsh run', () => {
       expect(screen).toContain('✔ done · 2 turns');
       expect(screen).toContain(`Session log: ${log}`);
     } finally {
-      spawnSync('tmux', ['-L', socket, 'kill-server']);
+      t.close();
     }
     expect(readFileSync(join(root, 'out.txt'), 'utf8')).toBe('approved\n');
     expect(server.problems).toEqual([]);

@@ -1,5 +1,4 @@
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import type { PermissionPromptRequest } from '@deepseek-ai/dsh-permissions';
@@ -7,16 +6,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 // The agent package's fake Chat Completions server: real HTTP on 127.0.0.1, checking every request it gets.
 import type { FakeServer } from '../../../agent/dist/testing/fake-http.js';
 import { startOpenAIChatServer } from '../../../agent/dist/testing/openai-chat-server.js';
-import { binPath, put, scratchDir } from '../fixtures/run-dsh.js';
+import { dshInTerminal, terminalTestsRun, warnWithoutTmux } from '../fixtures/dsh-terminal.js';
+import { put, scratchDir } from '../fixtures/run-dsh.js';
 import { styleFor } from '../render/style.js';
 import { TerminalUi } from '../render/terminal-ui.js';
 import { visibleWidth } from '../render/wrap.js';
 import { terminalPrompt } from './terminal-prompt.js';
 
-const hasTmux = spawnSync('tmux', ['-V']).status === 0;
-const inCi = process.env.CI !== undefined && process.env.CI !== '' && process.env.CI !== 'false';
-if (!hasTmux && !inCi)
-  console.warn('terminal-prompt.test.ts: tmux is not installed: the terminal tests are skipped (apt-get install tmux)');
+warnWithoutTmux('terminal-prompt.test.ts');
 
 const servers: FakeServer[] = [];
 afterEach(async () => {
@@ -36,58 +33,17 @@ async function model(): Promise<FakeServer> {
   return server;
 }
 
-/** Polls until `check` gives a value; the bound only ends a broken run, it is never a verdict on speed. */
-async function waitFor<T>(what: string, check: () => T | undefined, screen: () => string): Promise<T> {
-  const until = Date.now() + 120_000;
-  for (;;) {
-    const value = check();
-    if (value !== undefined) return value;
-    if (Date.now() > until) throw new Error(`never saw ${what}; the screen:\n${screen()}`);
-    await new Promise((done) => setTimeout(done, 100));
-  }
-}
-
-/** `dsh run` in a real terminal (tmux) `columns` wide: the screen, keys to send, and its exit code once it exits. */
+/** `dsh run` in a real terminal `columns` wide, in a fresh project. */
 function terminal(columns: number, server: FakeServer) {
   const root = scratchDir();
   const home = scratchDir();
   put(root, 'README.md', '# A project\n');
-  const socket = `dsh-prompt-test-${process.pid}-${Date.now()}`;
-  const done = join(home, 'exit-code');
-  const command = [
-    `cd ${JSON.stringify(root)}`,
-    `HOME=${JSON.stringify(home)} DEEPSEEK_API_KEY=test-key ${JSON.stringify(process.execPath)} ${JSON.stringify(binPath)} run "note it" --base-url ${server.url} --log ${JSON.stringify(join(home, 'session.jsonl'))}`,
-    `echo $? > ${JSON.stringify(done)}`,
-    'sleep 600',
-  ].join('; ');
-  execFileSync('tmux', ['-L', socket, '-f', '/dev/null', 'new-session', '-d', '-s', 'run', '-x', String(columns), '-y', '60', command]);
-  // Without -J: the rows as the terminal shows them, so a line dsh did not wrap shows as two rows; with it, joined again.
-  const screen = (options: { joined?: boolean } = {}): string =>
-    execFileSync('tmux', ['-L', socket, 'capture-pane', '-p', ...(options.joined === true ? ['-J'] : []), '-S', '-500', '-t', 'run'], {
-      encoding: 'utf8',
-    });
-  return {
-    root,
-    screen,
-    keys: (...keys: string[]) => execFileSync('tmux', ['-L', socket, 'send-keys', '-t', 'run', ...keys]),
-    waitFor: (pattern: RegExp) =>
-      waitFor(
-        String(pattern),
-        () => (pattern.test(screen()) ? screen() : undefined),
-        () => screen(),
-      ),
-    exitCode: () =>
-      waitFor(
-        'dsh exit',
-        () => (existsSync(done) ? readFileSync(done, 'utf8').trim() || undefined : undefined),
-        () => screen(),
-      ),
-    close: () => spawnSync('tmux', ['-L', socket, 'kill-server']),
-  };
+  const args = ['run', 'note it', '--base-url', server.url, '--log', join(home, 'session.jsonl')];
+  return { root, ...dshInTerminal({ root, home, args, env: { DEEPSEEK_API_KEY: 'test-key' }, columns }) };
 }
 
 describe('the approval question in a terminal', () => {
-  it.skipIf(!hasTmux && !inCi)(
+  it.runIf(terminalTestsRun)(
     'names the file, ignores keys it does not offer, says no on Enter, echoes it once, and wraps to 60 columns',
     async () => {
       const server = await model();
@@ -95,11 +51,14 @@ describe('the approval question in a terminal', () => {
       try {
         await t.waitFor(/\[n\] no\n +>/);
         // Read as one text (dsh's own line breaks undone): the question names the file.
-        expect(t.screen().replace(/\n +/g, ' ')).toContain('? the agent wants to run Write notes/todo.txt (1 line, 8 bytes)');
+        expect(t.screen({ joined: false }).replace(/\n +/g, ' ')).toContain(
+          '? the agent wants to run Write notes/todo.txt (1 line, 8 bytes)',
+        );
         t.keys('x');
         t.keys('Enter');
         expect(await t.exitCode()).toBe('0');
-        const screen = t.screen();
+        // The rows as the terminal shows them: a line dsh did not wrap would show as two rows.
+        const screen = t.screen({ joined: false });
         expect(screen).toMatch(/\n {2}> no\n✘ Write notes\/todo\.txt \[call_write\] denied APPROVAL_REJECTED/);
         expect(screen.split('wants to run').length - 1).toBe(1);
         // The answers did not fit on one line: one a line, never cut in two.
@@ -107,7 +66,7 @@ describe('the approval question in a terminal', () => {
         // dsh wrapped the cards and the question itself: no line reached the terminal's edge and broke there
         // (joining the terminal's own wraps, -J, changes nothing), and no row is wider than the terminal.
         const part = (text: string) => text.slice(text.indexOf('● Write'), text.indexOf('Done.'));
-        expect(part(t.screen({ joined: true }))).toBe(part(screen));
+        expect(part(t.screen())).toBe(part(screen));
         for (const row of part(screen).split('\n')) expect(visibleWidth(row)).toBeLessThanOrEqual(60);
       } finally {
         t.close();
@@ -116,7 +75,7 @@ describe('the approval question in a terminal', () => {
     },
   );
 
-  it.skipIf(!hasTmux && !inCi)('takes Ctrl-C at the question as no, and stops the run', async () => {
+  it.runIf(terminalTestsRun)('takes Ctrl-C at the question as no, and stops the run', async () => {
     const server = await model();
     const t = terminal(200, server);
     try {
