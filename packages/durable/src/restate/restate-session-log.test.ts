@@ -7,7 +7,7 @@ import { sessionLogPath } from '../durable-session-log.js';
 import { DurableErrorCode } from '../errors.js';
 import { type Engine, freePort, startEngine } from '../fixtures/engine.js';
 import { killHard } from '../fixtures/processes.js';
-import { countOf, expectOneCallAndResultEach, logHas, waitFor } from '../fixtures/session-log-checks.js';
+import { countOf, expectOneCallAndResultEach, fileHasLine, logHas, waitFor } from '../fixtures/session-log-checks.js';
 import { approve, registerDeployment, submitStep } from './client.js';
 
 let engine: Engine;
@@ -45,12 +45,16 @@ describe('the session log of a Restate session whose worker is killed', () => {
     const path = sessionLogPath(logDir, 'log-kill');
     const first = await worker();
     await submitStep(ingress, 'log-kill', [{ id: 'k0', name: 'bash', args: { command: 'echo before' } }]);
-    const command = `echo started; while [ -d ${engine.dir} ]; do sleep 0.05; done`;
+    // The body writes an effect first: killed only once the body surely runs (a kill before it would
+    // leave a call that never started, which the next worker runs again: this loop, for good).
+    const effects = join(engine.dir, 'effects.log');
+    const command = `echo started-k2 >> ${effects}; while [ -d ${engine.dir} ]; do sleep 0.05; done`;
     const pending = submitStep(ingress, 'log-kill', [
       { id: 'k1', name: 'read', args: { path: 'effects.log' } },
       { id: 'k2', name: 'bash', args: { command } },
     ]);
     await waitFor('the bash call is logged', () => logHas(path, 'tool/call', 'k2'), pending);
+    await waitFor('the bash body runs', () => fileHasLine(effects, 'started-k2'), pending);
     await killHard(first);
     await worker();
     const step = await pending;
