@@ -2,24 +2,15 @@
 // pipeline, "remembered for the session or the project through permissions' grants". Toward the
 // rules it is a `WebFetch` of its host, so the grant is that one domain, never every destination.
 
-import { mkdtempSync, realpathSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createTestHost } from '@deepseek-ai/dsh-core/testing';
-import { bwrapSandbox, toolBash } from '@deepseek-ai/dsh-tool-bash';
+import { toolBash } from '@deepseek-ai/dsh-tool-bash';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { probeBwrap } from './fixtures/bwrap.js';
 import { makeProject, type Project } from './fixtures/project.js';
 import { type PermissionPromptReply, type PermissionPromptRequest, permissions } from './index.js';
 
-const probeDir = realpathSync(mkdtempSync(join(tmpdir(), 'dsh-perm-probe-')));
-const bwrap = await bwrapSandbox().probe({
-  writableRoots: [probeDir],
-  readOnlyPaths: [],
-  extraReadablePaths: [],
-  network: false,
-  cwd: probeDir,
-});
+const bwrap = await probeBwrap();
 
 let server: Server;
 let port = 0;

@@ -1,22 +1,15 @@
 // Issue 35 item 2: the permission rules and Claude Code's `sandbox` settings bind where commands run.
 // The attacks run in real bubblewrap through the real bash tool; the settings tests read real files.
 import { existsSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestHost } from '@deepseek-ai/dsh-core/testing';
-import { bwrapSandbox, toolBash } from '@deepseek-ai/dsh-tool-bash';
+import { toolBash } from '@deepseek-ai/dsh-tool-bash';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { probeBwrap } from './fixtures/bwrap.js';
 import { makeProject, type Project } from './fixtures/project.js';
 import { PermissionsErrorCode, type PermissionsOptions, permissions } from './index.js';
 
-const probeDir = realpathSync(mkdtempSync(join(tmpdir(), 'dsh-perm-probe-')));
-const bwrap = await bwrapSandbox().probe({
-  writableRoots: [probeDir],
-  readOnlyPaths: [],
-  extraReadablePaths: [],
-  network: false,
-  cwd: probeDir,
-});
+const bwrap = await probeBwrap();
 
 let project: Project;
 beforeEach(() => {
