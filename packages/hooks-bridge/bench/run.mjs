@@ -4,6 +4,10 @@
 // One hook is one process: spawning it by hand (same shell, same pipes, same payload on stdin,
 // waiting for its pipes to close) is the floor of the design, and the ratio's baseline. The two
 // sides alternate round by round until two passes agree (scripts/bench/stable-ratio.mjs).
+// Five hooks run at once, as Claude Code runs them, but Node's spawn() blocks its thread until the
+// child has exec'd (libuv forks, then waits on a pipe the exec closes): the five start one after
+// another, and on a loaded machine each start waits for the child to be scheduled. The floor of
+// "five vs one" is the same five spawns by hand, started together, against one by hand.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,6 +15,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { definePlugin, defineTool, z } from '@deepseek-ai/dsh-core';
 import { createTestHost } from '@deepseek-ai/dsh-core/testing';
+import { median as medianOf } from '../../../scripts/bench/interleave.mjs';
 import { recordRatio } from '../../../scripts/bench/report.mjs';
 import { stableRatio } from '../../../scripts/bench/stable-ratio.mjs';
 import { hooksBridge } from '../dist/index.js';
@@ -34,9 +39,12 @@ const tools = definePlugin({
   },
 });
 
-function byHand(command, stdin) {
+/** Spawns `command` as a hook is spawned; `marks`, when given, gets when spawn() was called and how long it blocked. */
+function byHand(command, stdin, marks) {
   return new Promise((resolve) => {
+    const start = performance.now();
     const child = spawn('/bin/sh', ['-c', command], { stdio: 'pipe', detached: true });
+    marks?.push({ start, blocked: performance.now() - start });
     child.stdout.resume();
     child.stderr.resume();
     child.stdin.on('error', () => undefined);
@@ -95,6 +103,42 @@ const slow = await stableRatio(
   { rounds: 5, maxRounds: 20 },
 );
 const [oneSlow, fiveSlow] = [slow.base, slow.ours];
+// The floor: the same five commands spawned by hand, all at once, against one; alternated likewise.
+const slowPayload = `${JSON.stringify({ session_id: 's', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' } })}\n`;
+const handStages = [];
+// Only the rounds after the warm-up count in the stage table.
+const warm = (fn) => {
+  let calls = 0;
+  return async () => {
+    calls += 1;
+    const ms = await fn();
+    if (calls <= 2) handStages.pop();
+    return ms;
+  };
+};
+const fiveByHand = async () => {
+  const marks = [];
+  const start = performance.now();
+  await Promise.all(sleeps.map((command) => byHand(command, slowPayload, marks)));
+  const end = performance.now();
+  handStages.push({
+    blocked: marks.reduce((sum, m) => sum + m.blocked, 0),
+    lastStart: Math.max(...marks.map((m) => m.start)) - start,
+    total: end - start,
+  });
+  return end - start;
+};
+const slowFloor = await stableRatio(
+  timed(() => byHand(sleeps[0], slowPayload)),
+  warm(fiveByHand),
+  { rounds: 5, maxRounds: 20 },
+);
+// The bridge's own share of the five: the same five through it against the five by hand, alternated.
+const fiveOverHand = await stableRatio(
+  warm(fiveByHand),
+  timed(() => five.call('bash', { command: 'ls' })),
+  { rounds: 5, maxRounds: 20 },
+);
 
 // A hook its `if` skips costs a scan of the command line (the shared scanner of @deepseek-ai/dsh-rules), never a spawn.
 const ifSkipped = await createTestHost({
@@ -156,6 +200,20 @@ recordRatio({
   floor: { value: 1, what: 'the spawn by hand' },
   note: `(${bridged.toFixed(1)} ms vs ${manual.toFixed(1)} ms)`,
 });
+const stage = (key) => medianOf(handStages.map((s) => s[key]));
+console.log(`five 100 ms hooks at once, where the time goes (median of ${handStages.length} rounds by hand, ms):`);
+console.log(`  one hook by hand                                              ${slowFloor.base.toFixed(1).padStart(7)}`);
+console.log(
+  `  five by hand, started together                                ${slowFloor.ours.toFixed(1).padStart(7)}   ${slowFloor.ratio.toFixed(2)}x: the floor`,
+);
+console.log(`    spawn() blocking the thread until each child exec'd, summed ${stage('blocked').toFixed(1).padStart(7)}`);
+console.log(`    so the fifth hook starts this long after the first          ${stage('lastStart').toFixed(1).padStart(7)}`);
+console.log(
+  `  five through the bridge                                       ${fiveSlow.toFixed(1).padStart(7)}   ${slow.ratio.toFixed(2)}x`,
+);
+console.log(
+  `    against the five by hand, alternated                        ${fiveOverHand.ratio.toFixed(2).padStart(7)}x (spread ${fiveOverHand.spread.toFixed(3)}): what the bridge adds`,
+);
 recordRatio({
   pkg: 'hooks-bridge',
   label: 'five 100 ms hooks vs one',
@@ -163,6 +221,7 @@ recordRatio({
   target: 1.3,
   spread: slow.spread,
   rounds: slow.rounds,
+  floor: { value: slowFloor.ratio, what: 'the same five spawns by hand, started together, vs one' },
   note: `(${fiveSlow.toFixed(1)} ms vs ${oneSlow.toFixed(1)} ms)`,
 });
 console.log(
