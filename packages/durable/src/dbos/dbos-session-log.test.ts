@@ -3,7 +3,7 @@
 // the second worker recovers the first one's workflows under the same executor id.
 import { join } from 'node:path';
 import type { StepResult } from '@deepseek-ai/dsh-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { postgresStatus } from '../../scripts/postgres-cluster.mjs';
 import { sessionLogPath } from '../durable-session-log.js';
 import { DurableErrorCode } from '../errors.js';
@@ -52,6 +52,16 @@ describe.skipIf(!status.ok)(`the session log of a DBOS session whose worker is k
     await worker();
   });
 
+  // A failed test prints the engine's view: each workflow's status, queue and executor, and what the
+  // workers printed (so a wait that never ends in CI names the workflow it waited on).
+  afterEach(async ({ task }) => {
+    if (task.result?.state !== 'fail') return;
+    const flows = await client.dbos.listWorkflows({ loadInput: false, loadOutput: false }).catch((error) => [String(error)]);
+    const rows = flows.map((f) => (typeof f === 'string' ? f : `${f.workflowID} ${f.status} queue=${f.queueName} executor=${f.executorId}`));
+    console.error(`DBOS workflows after "${task.name}":\n${rows.join('\n')}`);
+    for (const child of workers) console.error(`worker ${child.pid} output:\n${child.output()}`);
+  });
+
   afterAll(async () => {
     await client?.close();
     for (const child of workers) await killHard(child);
@@ -61,9 +71,10 @@ describe.skipIf(!status.ok)(`the session log of a DBOS session whose worker is k
   it('holds one tool/call and one tool/result per call when the worker dies mid-body', async () => {
     const step = await interrupted;
     expect(step.results[1]?.outcome).toMatchObject({ status: 'error', error: { code: DurableErrorCode.TOOL_INTERRUPTED } });
-    // The recovered attempt continued the file: seq with no gap, each call once. (A next step submitted
-    // right after the recovery once waited past the test timeout in CI, cause not found: see the README.)
-    await expectOneCallAndResultEach(sessionLogPath(logDir, 'log-kill'), ['k0', 'k1', 'k2']);
+    // The session goes on after the recovery, and its next step continues the same file.
+    const next = await submitStep(client, 'log-kill', 'step-3', [{ id: 'k3', name: 'bash', args: { command: 'echo after' } }]);
+    expect(next.results[0]?.outcome.status).toBe('ok');
+    await expectOneCallAndResultEach(sessionLogPath(logDir, 'log-kill'), ['k0', 'k1', 'k2', 'k3']);
   });
 
   it('logs an approval asked before the kill and answered after it once, with the call run once', async () => {
