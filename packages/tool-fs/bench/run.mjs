@@ -1,7 +1,9 @@
 // Benchmarks of tool-fs, printed as ratios against baselines measured in the same run.
 //   grep: a literal over a generated tree of 10,000 files, against GNU `grep -rn` (and ripgrep when present).
 //   read: `limit: 2000` on files of growing size, in a fresh process each: time and peak RSS should not grow.
-//   round trips: `read`, `write`, `edit` of a 4 KB file against bare readFile (+ writeFile) tools (target <= 2x).
+//   round trips: `read`, `write`, `edit` of a 4 KB file against bare readFile (+ writeFile) tools (target <= 2x),
+//   and `write`, `edit` against the floor of a durable write (readFile + temp file + fsync + rename);
+//   stages: where the time of that `write` and `edit` goes, stage by stage.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { closeSync, fsyncSync, mkdirSync, mkdtempSync, openSync, realpathSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { createTestHost } from '@deepseek-ai/dsh-core/testing';
 import { toolFs } from '../dist/index.js';
 import { roundTripBench } from './round-trips.mjs';
+import { stageBench } from './stages.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const runs = 7;
@@ -106,6 +109,7 @@ function readBench(base) {
 const base = realpathSync(mkdtempSync(path.join(tmpdir(), 'dsh-tool-fs-bench-')));
 try {
   await roundTripBench(base);
+  await stageBench(base);
   await grepBench(base);
   readBench(base);
 } finally {

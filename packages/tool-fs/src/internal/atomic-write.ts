@@ -1,8 +1,22 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, constants, fchmodSync, fchownSync, fstatSync, fsync, linkSync, openSync, renameSync, unlinkSync, write } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fchmodSync,
+  fchownSync,
+  fstatSync,
+  fsync,
+  linkSync,
+  openSync,
+  renameSync,
+  unlinkSync,
+  write,
+  writeSync,
+} from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { FsErrorCode, fromOsError, fsError, osCodeOf } from '../errors.js';
+import { directIoBytes } from './direct-io.js';
 import type { PinnedDirectory } from './pinned-dir.js';
 
 const writeAt = promisify(write);
@@ -41,9 +55,10 @@ export async function writeAtomic(
     fd = openSync(dir.at(temp), constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, replacing?.mode ?? 0o666);
     created = true;
     let written = 0;
+    const direct = data.length <= directIoBytes;
     while (written < data.length) {
-      const { bytesWritten } = await writeAt(fd, data, written, data.length - written, null);
-      written += bytesWritten;
+      const left = data.length - written;
+      written += direct ? writeSync(fd, data, written, left, null) : (await writeAt(fd, data, written, left, null)).bytesWritten;
     }
     if (replacing !== undefined) fchmodSync(fd, replacing.mode);
     if (replacing !== undefined && process.getuid?.() === 0) {

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
+import { readSync } from 'node:fs';
 import { FsErrorCode, fromOsError, fsError } from '../errors.js';
+import { directIoBytes } from './direct-io.js';
 import { type PinnedTarget, readChunk } from './open-file.js';
 
 /** What is at a path right now. */
@@ -53,10 +55,14 @@ export async function readCurrent(
     const hash = createHash('sha256');
     const chunks: Buffer[] = [];
     let total = 0;
-    const buffer = Buffer.allocUnsafe(chunkSize);
+    // A small file is read by one direct call into a buffer one byte longer than its size, so the
+    // short read proves the end; should it have grown since the fstat, the rest is read in chunks.
+    let direct = opened.size < directIoBytes;
+    let length = direct ? opened.size + 1 : chunkSize;
+    let buffer = Buffer.allocUnsafe(length);
     for (;;) {
       options.signal.throwIfAborted();
-      const bytesRead = await readChunk(opened.fd, buffer, chunkSize);
+      const bytesRead = direct ? readSync(opened.fd, buffer, 0, length, null) : await readChunk(opened.fd, buffer, length);
       const chunk = buffer.subarray(0, bytesRead);
       hash.update(chunk);
       total += bytesRead;
@@ -69,7 +75,12 @@ export async function readCurrent(
         }
         if (bytesRead > 0) chunks.push(Buffer.from(chunk));
       }
-      if (reachedEnd(bytesRead, chunkSize, total, opened.size)) break;
+      if (reachedEnd(bytesRead, length, total, opened.size)) break;
+      if (direct) {
+        direct = false;
+        length = chunkSize;
+        buffer = Buffer.allocUnsafe(chunkSize);
+      }
     }
     return {
       exists: true,
