@@ -19,6 +19,11 @@ export const serverPolicySchema = z.object({
   timeoutMs: z.number().int().positive().max(2_147_483_647).optional(),
   /** Leave the server out (Claude Code's `disabled`). */
   disabled: z.boolean().optional(),
+  /**
+   * The MCP spec version: `auto` negotiates it (`server/discover`, else `initialize`), a version pins it.
+   * By default HTTP servers negotiate and stdio servers speak 2025-11-25 (see the README's "Spec versions").
+   */
+  protocol: z.enum(['auto', '2025-11-25', '2026-07-28']).optional(),
 });
 
 /** The zod schema of a stdio server entry, as in `.mcp.json`. */
@@ -227,6 +232,7 @@ function resolveEntry(
     ...(e.denyTools === undefined ? {} : { denyTools: e.denyTools }),
     ...(e.timeoutMs === undefined ? {} : { timeoutMs: e.timeoutMs }),
     ...(e.disabled === undefined ? {} : { disabled: e.disabled }),
+    ...(e.protocol === undefined ? {} : { protocol: e.protocol }),
   };
   let server: ResolvedServer;
   if (e.type === 'http') {

@@ -19,6 +19,8 @@ export const McpErrorCode = {
   MCP_AUTH_STORE_INVALID: 'MCP_AUTH_STORE_INVALID',
   /** The server could not be started or did not complete the MCP handshake. */
   MCP_START_FAILED: 'MCP_START_FAILED',
+  /** The server does not speak the entry's pinned `protocol`, or the entry needs what dsh does not yet offer on 2026-07-28 (OAuth). Not retried by itself. */
+  MCP_PROTOCOL_UNSUPPORTED: 'MCP_PROTOCOL_UNSUPPORTED',
   /** A server entry or configuration file is invalid; the message names the file and key. */
   MCP_CONFIG_INVALID: 'MCP_CONFIG_INVALID',
   /** The server answered with `isError: true`; the message is the server's text. */

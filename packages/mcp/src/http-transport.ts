@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { LosslessNumber } from '@deepseek-ai/dsh-core';
+import { StreamableHTTPClientTransport as V2HttpTransport } from '@modelcontextprotocol/client';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
@@ -16,12 +17,31 @@ export function httpTransport(
   headers: Readonly<Record<string, string>>,
   authProvider?: OAuthClientProvider,
 ): StreamableHTTPClientTransport {
+  return lossless(
+    (fetch) =>
+      new StreamableHTTPClientTransport(url, {
+        requestInit: { headers: { ...headers } },
+        fetch,
+        ...(authProvider === undefined ? {} : { authProvider }),
+      }),
+  );
+}
+
+/** The v2 client's Streamable HTTP transport (2026-07-28), lossless for arguments the same way. No OAuth on it yet. */
+export function httpTransportV2(url: URL, headers: Readonly<Record<string, string>>): V2HttpTransport {
+  return lossless((fetch) => new V2HttpTransport(url, { requestInit: { headers: { ...headers } }, fetch }));
+}
+
+type Fetch = (input: string | URL, init?: RequestInit) => Promise<Response>;
+
+/** Builds a transport on a fetch that writes marked exact numbers as bare digits, and marks them on `send`. */
+function lossless<T extends object>(make: (fetch: Fetch) => T): T {
   const mark = `\u0000dsh-number-${randomUUID()}:`;
   // The mark as it appears inside a JSON body (the NUL written as an escape).
   const wireMark = JSON.stringify(mark).slice(1, -1);
   const escaped = wireMark.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const pattern = new RegExp(`"${escaped}(-?[0-9][0-9.eE+-]*)\\\\u0000"`, 'g');
-  let transport: StreamableHTTPClientTransport | undefined;
+  let transport: T | undefined;
   const fetchExact = async (input: string | URL, init?: RequestInit): Promise<Response> => {
     const body = init?.body;
     const exact = typeof body === 'string' && body.includes(wireMark) ? { ...init, body: body.replace(pattern, '$1') } : init;
@@ -29,13 +49,12 @@ export function httpTransport(
     if ((response.status === 401 || response.status === 403) && transport !== undefined) challenged.add(transport);
     return response;
   };
-  transport = new StreamableHTTPClientTransport(url, {
-    requestInit: { headers: { ...headers } },
-    fetch: fetchExact,
-    ...(authProvider === undefined ? {} : { authProvider }),
-  });
-  const send = transport.send.bind(transport);
-  transport.send = (message: JSONRPCMessage, options) =>
+  transport = make(fetchExact);
+  const send = (transport as unknown as { send: (m: JSONRPCMessage, o?: unknown) => Promise<void> }).send.bind(transport) as (
+    message: JSONRPCMessage,
+    options?: unknown,
+  ) => Promise<void>;
+  (transport as { send: unknown }).send = (message: JSONRPCMessage, options?: unknown) =>
     send(hasExactNumbers(message) ? (marked(message, mark) as JSONRPCMessage) : message, options);
   return transport;
 }

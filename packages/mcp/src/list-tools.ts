@@ -1,5 +1,4 @@
 import { z } from '@deepseek-ai/dsh-core';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { type Tool, ToolSchema } from '@modelcontextprotocol/sdk/types.js';
 
 /** A tool of a server that was not registered, and why. */
@@ -8,7 +7,11 @@ export interface SkippedTool {
   readonly reason: string;
 }
 
-const lenientListResult = z.looseObject({ tools: z.array(z.unknown()), nextCursor: z.string().optional() });
+/** The shape of a `tools/list` page, checked leniently: each tool is checked on its own. */
+export const lenientListResult = z.looseObject({ tools: z.array(z.unknown()), nextCursor: z.string().optional() });
+
+/** Sends one `tools/list` request (through the v1 or the v2 client) and checks it with {@link lenientListResult}. */
+export type ListPage = (params: { cursor?: string }, timeoutMs: number) => Promise<z.infer<typeof lenientListResult>>;
 
 /**
  * Reads every page of `tools/list` (at most `maxPages`; a cursor seen twice
@@ -16,7 +19,7 @@ const lenientListResult = z.looseObject({ tools: z.array(z.unknown()), nextCurso
  * skipped, with its reason, instead of failing the whole listing.
  */
 export async function listAllTools(
-  client: Client,
+  listPage: ListPage,
   maxPages: number,
   timeoutMs: number,
 ): Promise<{ readonly tools: Tool[]; readonly malformed: SkippedTool[] }> {
@@ -25,9 +28,7 @@ export async function listAllTools(
   const seen = new Set<string>();
   let cursor: string | undefined;
   for (let page = 0; page < maxPages; page++) {
-    const result = await client.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, lenientListResult, {
-      timeout: timeoutMs,
-    });
+    const result = await listPage(cursor === undefined ? {} : { cursor }, timeoutMs);
     for (const entry of result.tools) {
       const parsed = ToolSchema.safeParse(entry);
       if (parsed.success) {

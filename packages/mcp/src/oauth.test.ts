@@ -87,7 +87,8 @@ describe('OAuth for Streamable HTTP servers', () => {
       await p.ready();
       expect(p.servers()[0]).toMatchObject({ state: 'failed', lastError: { code: 'MCP_AUTH_REQUIRED' } });
       expect(p.servers()[0]?.lastError?.message).toContain('no `authorize` handler');
-      expect(server.unauthorized).toBe(1);
+      // One 401 on the server/discover probe, one on initialize: none from retries.
+      expect(server.unauthorized).toBe(2);
       expect(await t.call('mcp__docs__whoami', {})).toMatchObject({ status: 'error', error: { code: 'UNKNOWN_TOOL' } });
     } finally {
       await p.close();

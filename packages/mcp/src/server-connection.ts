@@ -1,7 +1,7 @@
 import { DshError } from '@deepseek-ai/dsh-core';
+import type { StreamableHTTPClientTransport as V2HttpTransport } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
   type CallToolResult,
   CallToolResultSchema,
@@ -13,10 +13,13 @@ import {
 import { authFailure } from './auth-failure.js';
 import { callError } from './call-error.js';
 import type { ResolvedServer } from './config.js';
+import { asV1Error, V2Client } from './connect-v2.js';
+import { clientCapabilities } from './discover-probe.js';
 import { answerElicitation, type ElicitationHandler } from './elicitation.js';
 import { McpCallError, McpErrorCode } from './errors.js';
 import { httpTransport, wasChallenged } from './http-transport.js';
-import { listAllTools, type SkippedTool } from './list-tools.js';
+import { lenientListResult, listAllTools, type SkippedTool } from './list-tools.js';
+import { openSession, ProbeClosedError } from './negotiate.js';
 import { type AuthSettings, ServerAuth } from './server-auth.js';
 import { type McpServerCrash, type McpStartFailure, processFacts } from './server-history.js';
 import { StdioTransport } from './stdio-transport.js';
@@ -67,8 +70,10 @@ export interface CallSettings {
 export class ServerConnection {
   readonly config: ResolvedServer;
   #state: McpServerState = 'starting';
-  #client: Client | undefined;
-  #transport: StdioTransport | StreamableHTTPClientTransport | undefined;
+  #client: Client | V2Client | undefined;
+  #transport: StdioTransport | StreamableHTTPClientTransport | V2HttpTransport | undefined;
+  /** The last `server/discover` probe made this stdio server exit: starts go to `initialize` directly. */
+  #skipStdioProbe = false;
   #lastStderr = '';
   #lastError: McpServerError | undefined;
   #lastCrash: McpServerCrash | undefined;
@@ -128,7 +133,7 @@ export class ServerConnection {
     return this.#transport instanceof StdioTransport ? this.#transport.stderr.text() : this.#lastStderr;
   }
   get protocolVersion(): string | undefined {
-    return this.#transport?.protocolVersion;
+    return this.#client instanceof V2Client ? this.#client.getNegotiatedProtocolVersion() : this.#transport?.protocolVersion;
   }
   get serverInfo(): { readonly name: string; readonly version: string } | undefined {
     const info = this.#client?.getServerVersion();
@@ -156,24 +161,36 @@ export class ServerConnection {
     } catch (error) {
       return this.#failForGood(error instanceof DshError ? (error.code as McpErrorCode) : McpErrorCode.MCP_START_FAILED, describe(error));
     }
-    const client = new Client({ name: 'dsh-mcp', version }, { capabilities: { elicitation: { form: { applyDefaults: true } } } });
-    client.setRequestHandler(ElicitRequestSchema, (request, extra) =>
-      answerElicitation(this.config.name, this.#settings.elicit, request.params, extra.signal),
-    );
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.#refreshTools(client));
-    client.onerror = () => undefined; // stray lines and transport hiccups: the connection's fate decides, not each error
     this.#transport = transport;
-    this.#client = client;
+    this.#client = undefined;
+    let client: Client | V2Client;
     try {
-      await client.connect(transport as Transport, { timeout: this.#settings.startupTimeoutMs });
+      const session = await openSession(this.config, transport, {
+        v1Client: () => {
+          this.#client = this.#v1Client();
+          return this.#client;
+        },
+        v2: { server: this.config.name, elicit: this.#settings.elicit, onToolsChanged: (c) => this.#refreshTools(c) },
+        timeoutMs: this.#settings.startupTimeoutMs,
+        stdioProbeTimeoutMs: this.#settings.startupTimeoutMs,
+        skipStdioProbe: this.#skipStdioProbe,
+      });
+      client = session.client;
+      this.#client = client;
+      this.#transport = session.transport;
       if (this.#closing) throw new Error('closed while starting');
       this.#tools = await this.#listTools(client);
     } catch (error) {
       // A server that exits as it starts can close its pipes before its exit and last stderr reach us.
-      if (transport instanceof StdioTransport && pipesClosed(error)) await transport.endsWithin(this.#settings.killGraceMs);
+      if (transport instanceof StdioTransport && (pipesClosed(error) || error instanceof ProbeClosedError))
+        await transport.endsWithin(this.#settings.killGraceMs);
       const { how: _, ...facts } = processFacts(transport); // before dropping the connection stops the process
-      await this.#dropConnection(client, transport);
+      await this.#dropConnection(this.#client, this.#transport ?? transport);
       if (this.#closing) return this.#settleFirst();
+      if (error instanceof McpCallError && error.code === McpErrorCode.MCP_PROTOCOL_UNSUPPORTED) {
+        return this.#failForGood(error.code, error.message);
+      }
+      if (error instanceof ProbeClosedError) this.#skipStdioProbe = true;
       const pending = this.#auth?.takePendingAuthorization();
       if (pending !== undefined || authFailure(error) !== undefined || wasChallenged(transport))
         return this.#afterAuthFailure(error, transport, pending);
@@ -202,7 +219,7 @@ export class ServerConnection {
     pending: URL | undefined,
   ): Promise<void> {
     const auth = this.#auth;
-    if (auth !== undefined && pending !== undefined && !(transport instanceof StdioTransport)) {
+    if (auth !== undefined && pending !== undefined && transport instanceof StreamableHTTPClientTransport) {
       try {
         await this.#authorize(auth, transport, pending);
       } catch (failure) {
@@ -261,15 +278,29 @@ export class ServerConnection {
     return tail === '' ? '' : `; its stderr ends with: ${tail.slice(-500)}`;
   }
 
-  async #dropConnection(client: Client, transport: StdioTransport | StreamableHTTPClientTransport): Promise<void> {
-    client.onclose = () => undefined;
+  /** A v1 client with dsh's handlers: elicitation, and re-listing on `tools/list_changed`. */
+  #v1Client(): Client {
+    const client = new Client({ name: 'dsh-mcp', version }, { capabilities: clientCapabilities });
+    client.setRequestHandler(ElicitRequestSchema, (request, extra) =>
+      answerElicitation(this.config.name, this.#settings.elicit, request.params, extra.signal),
+    );
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.#refreshTools(client));
+    client.onerror = () => undefined; // stray lines and transport hiccups: the connection's fate decides, not each error
+    return client;
+  }
+
+  async #dropConnection(
+    client: Client | V2Client | undefined,
+    transport: StdioTransport | StreamableHTTPClientTransport | V2HttpTransport,
+  ): Promise<void> {
+    if (client !== undefined) client.onclose = () => undefined;
     if (transport instanceof StdioTransport) this.#lastStderr = transport.stderr.text();
-    await client.close().catch(() => undefined);
+    await client?.close().catch(() => undefined);
     await transport.close().catch(() => undefined);
   }
 
   /** The connection closed without `close()`: the process died or the server hung up. */
-  #lost(client: Client): void {
+  #lost(client: Client | V2Client): void {
     if (this.#closing || client !== this.#client) return;
     const { how, ...facts } = processFacts(this.#transport);
     this.#restarts += 1;
@@ -300,8 +331,12 @@ export class ServerConnection {
     return delay;
   }
 
-  async #listTools(client: Client): Promise<Tool[]> {
-    const listed = await listAllTools(client, this.#settings.maxListPages, this.#settings.startupTimeoutMs);
+  async #listTools(client: Client | V2Client): Promise<Tool[]> {
+    const listPage = (params: { cursor?: string }, timeout: number) =>
+      client instanceof V2Client
+        ? client.request({ method: 'tools/list', params }, lenientListResult, { timeout })
+        : client.request({ method: 'tools/list', params }, lenientListResult, { timeout });
+    const listed = await listAllTools(listPage, this.#settings.maxListPages, this.#settings.startupTimeoutMs);
     this.#malformed = listed.malformed;
     return listed.tools;
   }
@@ -312,7 +347,7 @@ export class ServerConnection {
   }
 
   /** Re-lists tools on `notifications/tools/list_changed`; a burst of notifications makes at most one more listing. */
-  #refreshTools(client: Client): Promise<void> {
+  #refreshTools(client: Client | V2Client): Promise<void> {
     if (this.#refreshing !== undefined) {
       this.#refreshAgain = true;
       return this.#refreshing;
@@ -360,7 +395,7 @@ export class ServerConnection {
       if (auth !== undefined) {
         throw new McpCallError(auth.code, `${this.#redact(auth.message)}; restart the server to authorize again`);
       }
-      throw callError(error, {
+      throw callError(asV1Error(error), {
         server: this.config.name,
         aborted: settings.signal.aborted,
         timeoutMs: settings.timeoutMs,
@@ -375,11 +410,12 @@ export class ServerConnection {
 
   /** Sends the call; when the server asks for more scope (step-up) and a person grants it, sends it again. */
   async #callAuthorized(
-    client: Client,
+    client: Client | V2Client,
     tool: string,
     args: Readonly<Record<string, unknown>>,
     settings: CallSettings,
   ): Promise<CallToolResult> {
+    if (client instanceof V2Client) return this.#callV2(client, tool, args, settings);
     for (;;) {
       try {
         const result = (await client.request(
@@ -397,11 +433,32 @@ export class ServerConnection {
       } catch (error) {
         const pending = this.#auth?.takePendingAuthorization();
         const transport = this.#transport;
-        if (this.#auth === undefined || pending === undefined || transport === undefined || transport instanceof StdioTransport)
-          throw error;
+        if (this.#auth === undefined || pending === undefined || !(transport instanceof StreamableHTTPClientTransport)) throw error;
         await this.#authorize(this.#auth, transport, pending);
       }
     }
+  }
+
+  /**
+   * A call on 2026-07-28 through the v2 client's `callTool`, which answers a
+   * server's `input_required` (elicitation) and sends the call again. The
+   * tool's listed definition is given without its `outputSchema`: the
+   * result is checked by dsh as on 2025-11-25 (`MCP_OUTPUT_SCHEMA_MISMATCH`).
+   */
+  async #callV2(client: V2Client, tool: string, args: Readonly<Record<string, unknown>>, settings: CallSettings): Promise<CallToolResult> {
+    const listed = this.#tools.find((t) => t.name === tool);
+    const { outputSchema: _, ...definition } = listed ?? { name: tool, inputSchema: { type: 'object' as const } };
+    const result = await client.callTool(
+      { name: tool, arguments: { ...args } },
+      {
+        signal: settings.signal,
+        timeout: settings.timeoutMs,
+        maxTotalTimeout: settings.timeoutMs,
+        onprogress: settings.onProgress,
+        toolDefinition: definition as never,
+      },
+    );
+    return result as CallToolResult;
   }
 
   /** Stops the server for good: no more restarts; a stdio server's process group is killed. */
@@ -415,7 +472,7 @@ export class ServerConnection {
     const transport = this.#transport;
     if (client === undefined || transport === undefined) return;
     // Tell an HTTP server its session is over (best effort), so it can free it.
-    if (!(transport instanceof StdioTransport) && transport.sessionId !== undefined) {
+    if (transport instanceof StreamableHTTPClientTransport && transport.sessionId !== undefined) {
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([
         transport.terminateSession().catch(() => undefined),
