@@ -87,7 +87,7 @@ try {
       ratio: boxedRatio,
       target: 1.2,
     });
-    const networkRatio = await benchNetwork(compare, cwd);
+    const networkRatio = await benchNetwork(cwd, rounds);
     recordRatio({
       pkg: 'tool-bash',
       label: 'bash -c true in bwrap, network through the egress proxy vs off',

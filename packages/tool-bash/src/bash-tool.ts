@@ -82,7 +82,13 @@ async function withEgress<T>(env: BashToolEnvironment, ctx: ToolContext, run: (e
   if (env.egress === undefined || provider === undefined || isNoSandbox(provider)) return await run();
   const call = await env.egress.open(ctx);
   try {
-    return await run(call.relay);
+    // The relay listens before the sandbox exists (a provider without prepareEgress starts its own, or leaves the network off).
+    const prepared = await provider.prepareEgress?.(call.relay);
+    try {
+      return await run(prepared === undefined ? call.relay : { ...call.relay, namespace: prepared.namespace });
+    } finally {
+      prepared?.release();
+    }
   } finally {
     await call.close();
   }

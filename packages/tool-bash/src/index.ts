@@ -24,6 +24,15 @@ export { type BashResult, bashResultSchema, type OutputProgress, type StoppedBy,
 export { type BwrapSandboxOptions, bwrapArgs, bwrapSandbox, seccompFd } from './sandbox/bwrap.js';
 export { defaultDenyRead } from './sandbox/masks.js';
 export { noSandbox } from './sandbox/none.js';
-export type { EgressRelay, SandboxCommand, SandboxInput, SandboxPolicy, SandboxProbe, SandboxProvider } from './sandbox/provider.js';
+export type {
+  EgressRelay,
+  PreparedEgress,
+  RelayNamespace,
+  SandboxCommand,
+  SandboxInput,
+  SandboxPolicy,
+  SandboxProbe,
+  SandboxProvider,
+} from './sandbox/provider.js';
 export { seccompDeniedSyscalls, seccompFilter } from './sandbox/seccomp.js';
 export type { SandboxFallback } from './sandbox-selection.js';

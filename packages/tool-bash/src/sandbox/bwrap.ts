@@ -2,11 +2,12 @@ import { spawn } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
 import { feedInputs, stdioOf } from '../internal/run-process.js';
-import { egressEnvironment, relayGateArgs, relayGateFd, relayInfoFd, startRelay } from './egress-relay.js';
+import { egressEnvironment, inRelayNamespace, relayError } from './egress-relay.js';
 import { type Mask, masksOf } from './masks.js';
 import { holdStubs, sweepStaleStubs } from './mount-stubs.js';
 import { byDepth, protectedLayout } from './protected-paths.js';
-import type { SandboxCommand, SandboxPolicy, SandboxProbe, SandboxProvider } from './provider.js';
+import type { EgressRelay, SandboxCommand, SandboxPolicy, SandboxProbe, SandboxProvider } from './provider.js';
+import { RelayPool } from './relay-pool.js';
 import { seccompFilter } from './seccomp.js';
 
 /** Options of the bubblewrap provider. */
@@ -41,46 +42,29 @@ export function bwrapSandbox(options: BwrapSandboxOptions = {}): SandboxProvider
   // The kernel exempts uid 0 of the initial namespace from RLIMIT_NPROC, and bwrap maps root to root.
   const prlimit = process.getuid?.() === 0 ? undefined : (options.prlimitPath ?? onPath('prlimit'));
   const wrap = (given: SandboxCommand, policy: SandboxPolicy): SandboxCommand => {
-    // The egress relay runs outside the filter (see startRelay): only the host network needs AF_UNIX.
+    const egress = policy.egress?.namespace;
+    // Without its relay's namespace the command would run in a network of its own with nowhere to go: refuse.
+    if (policy.egress !== undefined && egress === undefined)
+      throw relayError('the relay was not prepared (SandboxProvider.prepareEgress) before the sandbox');
+    // The egress relay runs outside the sandbox (see RelayPool): only the host network needs AF_UNIX.
     const filter = policy.network ? filters.on : filters.off;
     const limit = policy.maxProcesses !== undefined && prlimit !== undefined ? [prlimit, `--nproc=${policy.maxProcesses}`, '--'] : [];
     const profile = bwrapProfile(policy);
     const releaseStubs = holdStubs(profile.stubs);
     const command: SandboxCommand = {
       file: bwrap,
-      args: [
-        ...profile.args,
-        ...(filter === undefined ? [] : ['--seccomp', String(seccompFd)]),
-        ...(policy.egress === undefined ? [] : relayGateArgs()),
-        '--',
-        ...limit,
-        given.file,
-        ...given.args,
-      ],
+      args: [...profile.args, ...(filter === undefined ? [] : ['--seccomp', String(seccompFd)]), '--', ...limit, given.file, ...given.args],
       inputs: filter === undefined ? [] : [{ fd: seccompFd, data: filter }],
       release: releaseStubs,
     };
-    const egress = policy.egress;
-    if (egress === undefined) return command;
-    let relay: { stop(): void } | undefined;
-    return {
-      ...command,
-      pipes: [relayInfoFd, relayGateFd],
-      attach: (launcher) => {
-        const started = startRelay(launcher, egress);
-        relay = started;
-        return started.ready;
-      },
-      release: () => {
-        relay?.stop();
-        releaseStubs();
-      },
-    };
+    return egress === undefined ? command : inRelayNamespace(egress, command);
   };
+  const relays = new RelayPool(bwrap);
   return Object.freeze({
     name: 'bwrap',
     containsProcessTree: true,
     wrap,
+    prepareEgress: (egress: EgressRelay) => relays.take(egress.relayPath, egress.socketPath),
     environment: (policy: SandboxPolicy) => ({ TMPDIR: '/tmp', ...(policy.egress === undefined ? {} : egressEnvironment()) }),
     // The probe runs the real profile and checks from inside that `/` is not writable.
     probe: async (policy: SandboxPolicy): Promise<SandboxProbe> => {
@@ -124,7 +108,8 @@ export function bwrapArgs(policy: SandboxPolicy): string[] {
 /** The arguments, and the stubs bwrap will create on the host as mount points (removed after the call). */
 function bwrapProfile(policy: SandboxPolicy): { args: string[]; stubs: readonly string[] } {
   const args = ['--die-with-parent', '--new-session', '--unshare-all'];
-  if (policy.network) args.push('--share-net');
+  // With the egress relay, bwrap is started in the relay's network namespace (see inRelayNamespace) and keeps it.
+  if (policy.network || policy.egress?.namespace !== undefined) args.push('--share-net');
   args.push('--unshare-user', '--disable-userns', '--cap-drop', 'ALL');
   args.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc');
   // PID 1 (bwrap's init) runs as the command's user without capabilities, so without this a command

@@ -41,6 +41,26 @@ export interface EgressRelay {
   readonly socketPath: string;
   /** The relay executable (socat), absolute. */
   readonly relayPath: string;
+  /**
+   * The network namespace where a relay already listens for this call
+   * (made by the provider's `prepareEgress`): the sandbox joins it.
+   */
+  readonly namespace?: RelayNamespace;
+}
+
+/** A network namespace with the call's relay listening on its loopback, named by `/proc/<pid>/ns/…` paths. */
+export interface RelayNamespace {
+  readonly net: string;
+  /** The user namespace that owns `net`, to enter first when this process is not root. */
+  readonly user?: string;
+  /** util-linux's `nsenter`, absolute. */
+  readonly nsenter: string;
+}
+
+/** A relay started for one call before its sandbox: `release` ends it once the call is over. */
+export interface PreparedEgress {
+  readonly namespace: RelayNamespace;
+  release(): void;
 }
 
 /** A program and its arguments, as `child_process.spawn` takes them. */
@@ -112,6 +132,12 @@ export interface SandboxProvider {
   probe(policy: SandboxPolicy): Promise<SandboxProbe>;
   /** Wraps `command` so that it runs inside the sandbox described by `policy`. */
   wrap(command: SandboxCommand, policy: SandboxPolicy): SandboxCommand;
+  /**
+   * Starts the call's network relay ahead of `wrap` (the tool calls it for a
+   * policy with `egress`, and passes the namespace on in `egress.namespace`).
+   * Rejects with `NETWORK_RELAY_FAILED` when it cannot; the command does not run then.
+   */
+  prepareEgress?(egress: EgressRelay): Promise<PreparedEgress>;
   /** Variables to set in the command's environment inside this sandbox (`TMPDIR`, say). */
   environment?(policy: SandboxPolicy): Readonly<Record<string, string>>;
 }
