@@ -4,17 +4,20 @@
 // Time is this process's CPU time (collector threads included), not wall time: on a shared machine
 // other processes' work does not land in it.
 //
+// The Read row is a file tool as tool-fs writes them (core resolves its path once, before any tap, in the
+// bare pipeline too); a last row is the same tool without `resolvePaths`, whose path permissions resolves.
 // Each row is followed by where its time goes (each stage timed alone, in the same run) and by the
 // floor of the design: a plugin with the same hooks that does only what permissions cannot skip on a
 // call (stat the grants file, so a grant another process wrote counts from the next call; resolve a
 // file path through symlinks; log the decision), measured against the bare pipeline like the row.
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { createHost, definePlugin, defineTool, z } from '@deepseek-ai/dsh-core';
 import { realOrSelf } from '@deepseek-ai/dsh-rules';
 import { recordValue } from '../../../scripts/bench/report.mjs';
 import { stableRatio } from '../../../scripts/bench/stable-ratio.mjs';
+import { rules500 } from '../../rules/bench/rules-500.mjs';
 import { coverage, decide, GrantStore, permissions, RuleSet, subjectOf } from '../dist/index.js';
 
 const calls = Number(process.env.BENCH_CALLS ?? 20_000);
@@ -39,9 +42,24 @@ const shell = definePlugin({
         external: { claude: { name: 'Bash', toExternal: toShell, fromExternal: (i) => ({ command: i.command }) } },
       }),
     );
+    // A file tool as tool-fs writes them: core resolves its path (through symlinks) once, before any tap.
     host.tools.register(
       defineTool({
         name: 'read_file',
+        description: 'does nothing',
+        input: z.object({ path: z.string() }),
+        execute: () => 'ok',
+        external: { claude: { name: 'Read', toExternal: toRead, fromExternal: (i) => ({ path: i.file_path }) } },
+        resolvePaths(args, where) {
+          const real = realOrSelf(resolve(where.cwd, args.path));
+          return real === args.path ? args : { ...args, path: real };
+        },
+      }),
+    );
+    // The same without `resolvePaths`: the policies resolve its path themselves.
+    host.tools.register(
+      defineTool({
+        name: 'read_unresolved',
         description: 'does nothing',
         input: z.object({ path: z.string() }),
         execute: () => 'ok',
@@ -50,23 +68,6 @@ const shell = definePlugin({
     );
   },
 });
-
-/** 500 rules of the kinds people write: Bash prefixes and exact commands, paths, domains, MCP tools. */
-function rules() {
-  const allow = [];
-  const deny = [];
-  const ask = [];
-  const words = ['git', 'npm', 'pnpm', 'yarn', 'make', 'cargo', 'go', 'docker', 'kubectl', 'python', 'node', 'ls', 'cat', 'grep', 'sed'];
-  for (let i = 0; i < 300; i += 1) allow.push(`Bash(${words[i % words.length]} sub${i} *)`);
-  for (let i = 0; i < 60; i += 1) allow.push(`Bash(${words[i % words.length]} exact${i})`);
-  allow.push('Bash(git status)', 'Bash(npm test)');
-  for (let i = 0; i < 60; i += 1) deny.push(`Bash(${words[i % words.length]} danger${i} *)`);
-  for (let i = 0; i < 20; i += 1) ask.push(`Bash(*push${i}*)`);
-  for (let i = 0; i < 30; i += 1) deny.push(`Read(./secret${i}/**)`);
-  for (let i = 0; i < 20; i += 1) allow.push(`WebFetch(domain:site${i}.example.com)`);
-  while (allow.length + deny.length + ask.length < 500) allow.push(`mcp__server${allow.length}`);
-  return { allow, deny, ask };
-}
 
 /** A decision event's shape, as permissions defines it, for the floor plugin's own event type. */
 const decisionSchema = z.object({
@@ -81,7 +82,7 @@ const decisionSchema = z.object({
 /**
  * The floor: permissions' hooks (a pre-execute tap that decides, a result tap, a guard reading what the tap
  * kept) doing only the work no design of it can skip: one stat of the grants file, the path through
- * symlinks for a file tool, and (when `events` holds the decision to log) the decision event.
+ * symlinks for a file tool that does not resolve its own (core resolved it for one that does), and (when `events` holds the decision to log) the decision event.
  */
 function floorPlugin(events) {
   return definePlugin({
@@ -92,7 +93,8 @@ function floorPlugin(events) {
       if (events !== undefined) h.events.define('floor/decision', decisionSchema);
       h.hooks.preExecute.tap({ name: 'floor', stage: 100 }, (state, info) => {
         statSync(grantsFile, { throwIfNoEntry: false });
-        if (typeof state.args.path === 'string') realOrSelf(state.args.path);
+        // A tool that resolves its own paths has had them resolved by core (in the bare pipeline too).
+        if (typeof state.args.path === 'string' && info.tool.resolvePaths === undefined) realOrSelf(state.args.path);
         kept.set(`${info.call.token}\u0000${info.call.id}`, state.args);
         const data = events?.get(info.tool.name);
         if (data !== undefined) void h.events.emit('floor/decision', data, info.call).catch(() => undefined);
@@ -160,18 +162,18 @@ function stageTimes(stages, n = Math.max(2000, Math.floor(calls / 4)), rounds = 
   return times.map(median);
 }
 
-const set = rules();
+const set = rules500();
 const bashCall = { name: 'shell', args: { command: 'git status && npm test' } };
 const readCall = { name: 'read_file', args: { path: join(dir, 'src', 'a.ts') } };
+const unresolvedCall = { name: 'read_unresolved', args: { path: join(dir, 'src', 'a.ts') } };
 const options = { projectDir: dir, homeDir: dir, settingsFiles: false, rules: set };
 
 const bare = await hostOf('bare', [shell]);
 const withPerms = await hostOf('permissions', [shell, permissions(options)]);
 const quiet = await hostOf('permissions, no decision events', [shell, permissions({ ...options, recordDecisions: false })]);
 
-// The decision events permissions logs for the two calls: the floor plugin logs the same data.
-await withPerms.host.runStep({ calls: [{ id: 'probe-bash', ...bashCall }] });
-await withPerms.host.runStep({ calls: [{ id: 'probe-read', ...readCall }] });
+// The decision events permissions logs for the calls: the floor plugin logs the same data.
+for (const call of [bashCall, readCall, unresolvedCall]) await withPerms.host.runStep({ calls: [{ id: `probe-${call.name}`, ...call }] });
 const logged = new Map(
   withPerms.host.events
     .list()
@@ -187,6 +189,8 @@ const quietBash = await measure(bare, quiet, bashCall);
 const quietBashFloor = await measure(bare, quietFloor, bashCall, 36);
 const read = await measure(bare, withPerms, readCall);
 const readFloor = await measure(bare, floor, readCall, 36);
+const unresolved = await measure(bare, withPerms, unresolvedCall);
+const unresolvedFloor = await measure(bare, floor, unresolvedCall, 36);
 
 // The decision alone, and each of its stages, with the plugin's own rule set and grant store.
 const checker = permissions(options);
@@ -200,14 +204,20 @@ eventsHost.events.define('floor/decision', decisionSchema);
 const identity = { id: 'c', token: 't' };
 
 let fresh = 0;
-/** Each stage a call goes through in the tap, timed alone. */
-function stagesOf(call, claudeName, toExternal) {
-  const input = toExternal(call.args);
-  const subject = subjectOf(claudeName, input, anchors, call.name);
+/**
+ * Each stage a call goes through in the tap, timed alone. `resolved`: the tool declares `resolvePaths`,
+ * so the tap takes its path as core resolved it (the realpath is then core's, in the bare pipeline too).
+ */
+function stagesOf(call, claudeName, toExternal, resolved) {
+  const subjectOptions = resolved ? { pathsResolved: true } : undefined;
+  const subjectNow = () => subjectOf(claudeName, toExternal(call.args), anchors, call.name, subjectOptions);
+  const subject = subjectNow();
   const decideInput = { subject, mode: 'default', rules: ruleSet, grants: [], workspace: [dir], readOnly: false };
   const stages = [
-    ['subject (Claude input, command split or path)', () => subjectOf(claudeName, toExternal(call.args), anchors, call.name)],
-    ...(subject.paths === undefined ? [] : [['  of which realpath (one readlink per path part)', () => realOrSelf(call.args.path)]]),
+    [`subject (Claude input, ${subject.command === undefined ? 'path' : 'command split'})`, subjectNow],
+    ...(subject.paths === undefined
+      ? []
+      : [[`  realpath (one readlink per path part)${resolved ? ': core’s, not the tap’s' : ''}`, () => realOrSelf(call.args.path)]]),
     // The bench repeats one line, which the scanner's cache of recent lines serves; a model's lines are mostly new.
     ...(subject.command === undefined
       ? []
@@ -231,7 +241,17 @@ function stagesOf(call, claudeName, toExternal) {
     ['grants file check (one stat)', () => store.ruleSets()],
     ['allow rules and grants (coverage)', () => coverage(subject, [ruleSet])],
     ['decide() whole: the two above + reason and objects', () => decide(decideInput)],
-    ['the whole decision (plugin.check)', () => checker.check(call.name, call.args)],
+    [
+      'the tap’s decision: subject, rules, grants',
+      () =>
+        decide({
+          ...decideInput,
+          subject: subjectNow(),
+          get grants() {
+            return store.ruleSets();
+          },
+        }),
+    ],
     ['decision event (schema check + log append)', () => void eventsHost.events.emit('floor/decision', logged.get(call.name), identity)],
   ];
   return stages;
@@ -245,23 +265,26 @@ const added = (r) => ({
 });
 
 const rows = [
-  ['500 rules: added per Bash call through the pipeline', bash, bashFloor, bashCall, 'Bash', toShell, 'with decision events'],
+  ['500 rules: added per Bash call through the pipeline', bash, bashFloor, bashCall, 'Bash', toShell, false],
   ['500 rules: added per Bash call, recordDecisions: false', quietBash, quietBashFloor, undefined],
-  ['500 rules: added per Read call through the pipeline', read, readFloor, readCall, 'Read', toRead, 'with decision events'],
+  ['500 rules: added per Read call through the pipeline', read, readFloor, readCall, 'Read', toRead, true],
+  ['500 rules: added per Read call, a tool without resolvePaths', unresolved, unresolvedFloor, unresolvedCall, 'Read', toRead, false],
 ];
 console.log(`${set.allow.length + set.deny.length + set.ask.length} rules, ${calls} one-call steps each; CPU µs per call`);
-for (const [label, r, f, call, claudeName, toExternal] of rows) {
+console.log('Read: a file tool as tool-fs writes them (core resolves its path before any tap); the last row a tool that does not');
+for (const [label, r, f, call, claudeName, toExternal, resolved] of rows) {
   console.log(
     `\n${label}: bare ${r.base.toFixed(1)} µs, with permissions ${r.ours.toFixed(1)} µs, added ${(r.ours - r.base).toFixed(1)} µs; floor plugin added ${(f.ours - f.base).toFixed(1)} µs`,
   );
   if (call !== undefined) {
-    const stages = stagesOf(call, claudeName, toExternal);
+    const stages = stagesOf(call, claudeName, toExternal, resolved);
     const times = stageTimes(stages);
     const of = (prefix) => times[stages.findIndex(([name]) => name.startsWith(prefix))] ?? 0;
     for (const [k, [name]] of stages.entries()) console.log(`  ${name.padEnd(54)} ${times[k].toFixed(2).padStart(7)} µs`);
     // What core costs for the hooks: the floor plugin's added cost less the stat, realpath and event it does too.
-    const hops = f.ours - f.base - of('grants file') - of('  of which realpath') - of('decision event');
-    const unaccounted = r.ours - r.base - of('the whole decision') - of('decision event') - hops;
+    const realpath = resolved ? 0 : of('  realpath');
+    const hops = f.ours - f.base - of('grants file') - realpath - of('decision event');
+    const unaccounted = r.ours - r.base - of('the tap’s decision') - of('decision event') - hops;
     console.log(`  ${'core running the tap, the result tap and the guard'.padEnd(54)} ${hops.toFixed(2).padStart(7)} µs`);
     console.log(`  ${'unaccounted (the collector, the pending map, noise)'.padEnd(54)} ${unaccounted.toFixed(2).padStart(7)} µs`);
   }
@@ -275,7 +298,10 @@ for (const [label, r, f] of rows) {
     unit: 'µs',
     target: 20,
     ...added(r),
-    floor: { value: floorValue, what: 'the same hooks doing only a grants-file stat, a realpath for file tools and the decision event' },
+    floor: {
+      value: floorValue,
+      what: 'the same hooks doing only a grants-file stat, a realpath for a tool that does not resolve its paths, and the decision event',
+    },
     note: `(ratio ${r.ratio.toFixed(2)}x to the bare pipeline)`,
   });
 }

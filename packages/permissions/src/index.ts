@@ -29,6 +29,7 @@ export {
   type SourcedRule,
   type SpecifierKind,
   type SplitCommand,
+  type SubjectOptions,
   splitCommand,
   subjectOf,
   type ToolCategory,

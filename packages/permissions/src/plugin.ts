@@ -8,7 +8,15 @@ import {
   type Host,
   type Plugin,
 } from '@deepseek-ai/dsh-core';
-import { type Anchors, RuleSet, type RuleSubject, realOrSelf, type SourcedRule, subjectOf } from '@deepseek-ai/dsh-rules';
+import {
+  type Anchors,
+  RuleSet,
+  type RuleSubject,
+  realOrSelf,
+  type SourcedRule,
+  type SubjectOptions,
+  subjectOf,
+} from '@deepseek-ai/dsh-rules';
 import { anchorsOf, sameAnchors } from './anchors.js';
 import { CallInput } from './call-input.js';
 import { type DecidedBy, decide, type PermissionDecision, type PermissionMode, permissionModes } from './decide.js';
@@ -64,6 +72,7 @@ interface Pending {
 }
 
 const maxPending = 4096;
+const pathsResolved: SubjectOptions = Object.freeze({ pathsResolved: true });
 
 /**
  * Claude Code's permission rules, modes and remembered approvals as a dsh
@@ -136,24 +145,29 @@ export function permissions(options: PermissionsOptions = {}): PermissionsPlugin
     host?.sandboxPolicy.changed();
   };
 
-  const subjectFor = (tool: AnyToolDefinition, args: Args): RuleSubject => {
+  // `fromPipeline`: the args are the call's effective args. Core ran the tool's `resolvePaths` on them before
+  // any tap (and again on a tap's rewrite), so a tool declaring it hands over the path its body opens: a
+  // second realpath would cost a readlink per path part and could only disagree if the disk changed meanwhile.
+  const subjectFor = (tool: AnyToolDefinition, args: Args, fromPipeline: boolean): RuleSubject => {
+    const options = fromPipeline && tool.resolvePaths !== undefined ? pathsResolved : undefined;
     const claude = tool.external?.claude;
-    if (claude === undefined) return subjectOf(tool.name, args, anchors, tool.name);
+    if (claude === undefined) return subjectOf(tool.name, args, anchors, tool.name, options);
     let input: Record<string, unknown>;
     try {
       input = claude.toExternal(args);
     } catch (error) {
       throw new Error(`tool "${tool.name}" could not map its arguments to Claude Code's "${claude.name}": ${(error as Error).message}`);
     }
-    return subjectOf(claude.name, input, anchors, tool.name);
+    return subjectOf(claude.name, input, anchors, tool.name, options);
   };
 
   const decideFor = (
     tool: AnyToolDefinition,
     args: Args,
     prior?: { decision: 'allow' | 'ask'; tap: string; reason?: string | undefined },
+    fromPipeline = true,
   ): Pending => {
-    const subject = subjectFor(tool, args);
+    const subject = subjectFor(tool, args, fromPipeline);
     const decision = decide(new CallInput(subject, mode, ruleSet, workspace, readOnly.has(tool.name), store, prior));
     return { args, subject, decision };
   };
@@ -316,7 +330,8 @@ export function permissions(options: PermissionsOptions = {}): PermissionsPlugin
           host === undefined ? 'permissions is not registered on a host yet' : `there is no tool named "${toolName}"`,
         );
       }
-      return decideFor(tool, args).decision;
+      // Arguments from the caller, not the pipeline: nothing resolved their paths yet.
+      return decideFor(tool, args, undefined, false).decision;
     },
   };
   return definePlugin(plugin) as PermissionsPlugin;

@@ -1,7 +1,8 @@
 // Per-call cost of the rules package on a Bash call: splitting a new command line, building the
 // call's subject, and matching deny, ask and allow rules of a 500-rule set (the permissions bench's).
 // Run after a build: `node bench/per-call.mjs` in this package prints CPU µs per stage.
-// `node bench/per-call.mjs <other dist folder>` alternates this build with another one (an older
+// `node bench/per-call.mjs <other dist folder>` alternates this build with another one through
+// scripts/bench/stable-ratio.mjs (an older
 // build copied aside, with a `node_modules` link next to it) round by round and prints both and the
 // median of the per-round ratios, so a change is measured against its baseline under the same load.
 // Each round runs each build in a child process of its own: two builds in one process share a heap,
@@ -11,6 +12,9 @@
 import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { median } from '../../../scripts/bench/interleave.mjs';
+import { stableRatio } from '../../../scripts/bench/stable-ratio.mjs';
+import { rules500 } from './rules-500.mjs';
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 7);
 const perBatch = Number(process.env.BENCH_CALLS ?? 20_000);
@@ -25,27 +29,10 @@ const lines = [
   'timeout 60 pnpm run build > build.log',
 ];
 
-/** The permissions bench's 500 rules: Bash prefixes and exact commands, paths, domains, MCP tools. */
-function ruleTexts() {
-  const allow = [];
-  const deny = [];
-  const ask = [];
-  const words = ['git', 'npm', 'pnpm', 'yarn', 'make', 'cargo', 'go', 'docker', 'kubectl', 'python', 'node', 'ls', 'cat', 'grep', 'sed'];
-  for (let i = 0; i < 300; i += 1) allow.push(`Bash(${words[i % words.length]} sub${i} *)`);
-  for (let i = 0; i < 60; i += 1) allow.push(`Bash(${words[i % words.length]} exact${i})`);
-  allow.push('Bash(git status)', 'Bash(npm test)');
-  for (let i = 0; i < 60; i += 1) deny.push(`Bash(${words[i % words.length]} danger${i} *)`);
-  for (let i = 0; i < 20; i += 1) ask.push(`Bash(*push${i}*)`);
-  for (let i = 0; i < 30; i += 1) deny.push(`Read(./secret${i}/**)`);
-  for (let i = 0; i < 20; i += 1) allow.push(`WebFetch(domain:site${i}.example.com)`);
-  while (allow.length + deny.length + ask.length < 500) allow.push(`mcp__server${allow.length}`);
-  return { allow, deny, ask };
-}
-
 /** The stages of one build, each a function doing one call's worth of work. */
 async function stagesOf(dist) {
   const rules = await import(pathToFileURL(resolve(dist, 'index.js')).href);
-  const texts = ruleTexts();
+  const texts = rules500();
   const sourced = Object.entries(texts).flatMap(([list, all]) =>
     all.map((text) => ({ rule: rules.parseRule(text), list, origin: { source: 'options' } })),
   );
@@ -91,7 +78,6 @@ const cpuNow = () => {
   const { user, system } = process.cpuUsage();
   return user + system;
 };
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /** In a child: each stage of one build, warmed up, then timed in three batches; the median batch, in CPU µs per call. */
 async function child(dist) {
@@ -116,23 +102,34 @@ if (process.argv[2] === '--child') {
   const self = fileURLToPath(import.meta.url);
   const runs = builds.map(() => []);
   let names = [];
-  for (let r = 0; r < rounds; r += 1) {
-    // The builds in turn, the order swapped every round.
-    const order = builds.map((_, b) => (r % 2 === 0 ? b : builds.length - 1 - b));
-    for (const b of order) {
-      const out = JSON.parse(execFileSync(process.execPath, [self, '--child', builds[b]], { encoding: 'utf8' }));
-      names = out.names;
-      runs[b].push(out.result);
-    }
+  /** One child run of build `b`: every stage's time kept, the whole-call stage's returned for the ratio. */
+  const runOf = async (b) => {
+    const out = JSON.parse(execFileSync(process.execPath, [self, '--child', builds[b]], { encoding: 'utf8' }));
+    names = out.names;
+    runs[b].push(out.result);
+    return out.result.at(-1);
+  };
+  let spread;
+  if (builds.length === 1) {
+    for (let r = 0; r < rounds; r += 1) await runOf(0);
+  } else {
+    // The shared alternation (order swapped each round, passes until two agree); each child warms up itself.
+    ({ spread } = await stableRatio(
+      () => runOf(0),
+      () => runOf(1),
+      { rounds, warmup: 0, maxRounds: 4 * rounds },
+    ));
   }
-  console.log(`CPU µs per call, median of ${rounds} rounds (a child process per build and round); ${builds.join(' vs ')}`);
+  console.log(`CPU µs per call, median of ${runs[0].length} runs (a child process per build and run); ${builds.join(' vs ')}`);
   for (const [k, name] of names.entries()) {
     const cells = builds.map((_, b) =>
       median(runs[b].map((run) => run[k]))
         .toFixed(2)
         .padStart(7),
     );
+    // stableRatio runs the two builds once per round, so run r of one build pairs with run r of the other.
     const ratio = builds.length > 1 ? `  ${median(runs[0].map((run, r) => run[k] / runs[1][r][k])).toFixed(2)}x` : '';
     console.log(`  ${name.padEnd(58)} ${cells.join(' ')}${ratio}`);
   }
+  if (spread !== undefined) console.log(`  (the whole call's ratio: two passes ${spread.toFixed(3)} apart)`);
 }

@@ -20,5 +20,14 @@ export { checkRules, matchRule, type RuleCheck, RuleMatcher, type RuleTest, test
 export { formatRule, kindOf, type PermissionRule, parseRule, type RuleList, type SpecifierKind } from './rule.js';
 export { type Coverage, coverage, namesTool, type RuleMatch, type RuleOrigin, RuleSet, type SourcedRule } from './rule-set.js';
 export { type CommandVia, RUNTIME_ARGUMENT, type ShellCommand, type SplitCommand, splitCommand } from './shell-split.js';
-export { type AnchorOptions, type Anchors, categoryOf, defaultAnchors, type RuleSubject, subjectOf, type ToolCategory } from './subject.js';
+export {
+  type AnchorOptions,
+  type Anchors,
+  categoryOf,
+  defaultAnchors,
+  type RuleSubject,
+  type SubjectOptions,
+  subjectOf,
+  type ToolCategory,
+} from './subject.js';
 export { splitToolList } from './tool-list.js';

@@ -70,35 +70,55 @@ export function defaultAnchors(options: AnchorOptions = {}): Anchors {
   return { cwd, projectDir: resolve(options.projectDir ?? cwd), homeDir: resolve(options.homeDir ?? homedir()) };
 }
 
+/** How {@link subjectOf} reads a call's input. */
+export interface SubjectOptions {
+  /**
+   * The input's path was already resolved through symlinks, exactly as the tool will open it (core
+   * ran the tool's `resolvePaths` before any policy saw the call): it is judged as given, without a
+   * second `realpath`. A path the subject falls back to (a search tool's working directory) is still
+   * resolved.
+   */
+  readonly pathsResolved?: boolean;
+}
+
 /**
  * Builds the subject of a call given its Claude-style name and input (the
  * `tool_input` a hook would get). Splits Bash commands and resolves file
- * paths through symlinks.
+ * paths through symlinks (unless `options.pathsResolved` says the tool did).
  */
-export function subjectOf(tool: string, input: Readonly<Record<string, unknown>>, anchors: Anchors, ownName = tool): RuleSubject {
+export function subjectOf(
+  tool: string,
+  input: Readonly<Record<string, unknown>>,
+  anchors: Anchors,
+  ownName = tool,
+  options?: SubjectOptions,
+): RuleSubject {
   const category = categoryOf(tool);
   if (tool === 'Bash') {
     const command = typeof input.command === 'string' ? input.command : '';
     return { tool, ownName, category, input, command: splitCommand(command), line: collapse(command) };
   }
   if (tool === 'WebFetch') return { tool, ownName, category, input, host: hostOf(input.url) };
-  const path = pathOf(tool, input, anchors);
-  if (path === undefined) return { tool, ownName, category, input };
+  const given = givenPath(tool, input);
+  if (given === undefined) {
+    if (category !== 'read' || tool === 'Read' || tool === 'NotebookRead') return { tool, ownName, category, input };
+    // A search without a path searches the working directory.
+    const real = realOrSelf(anchors.cwd);
+    return { tool, ownName, category, input, paths: real === anchors.cwd ? [anchors.cwd] : [anchors.cwd, real] };
+  }
+  const path = resolve(anchors.cwd, given === '~' || given.startsWith('~/') ? resolve(anchors.homeDir, given.slice(2)) : given);
+  if (options?.pathsResolved === true) return { tool, ownName, category, input, paths: [path] };
   const real = realOrSelf(path);
   return { tool, ownName, category, input, paths: real === path ? [path] : [path, real] };
 }
 
-function pathOf(tool: string, input: Readonly<Record<string, unknown>>, anchors: Anchors): string | undefined {
+/** The path the input names, as written; for an absolute glob without one, its literal prefix. */
+function givenPath(tool: string, input: Readonly<Record<string, unknown>>): string | undefined {
   const given = [input.file_path, input.notebook_path, input.path].find((p): p is string => typeof p === 'string' && p !== '');
-  let path = given;
-  if (path === undefined && tool === 'Glob' && typeof input.pattern === 'string' && isAbsolute(input.pattern)) {
-    // An absolute glob searches from its literal prefix.
-    const literal = input.pattern.split('/').filter((_, i, all) => !all.slice(0, i + 1).some((s) => /[*?[{]/.test(s)));
-    path = literal.join('/') || '/';
-  }
-  if (path === undefined) return categoryOf(tool) === 'read' && tool !== 'Read' && tool !== 'NotebookRead' ? anchors.cwd : undefined;
-  if (path === '~' || path.startsWith('~/')) path = resolve(anchors.homeDir, path.slice(2));
-  return resolve(anchors.cwd, path);
+  if (given !== undefined || tool !== 'Glob' || typeof input.pattern !== 'string' || !isAbsolute(input.pattern)) return given;
+  // An absolute glob searches from its literal prefix.
+  const literal = input.pattern.split('/').filter((_, i, all) => !all.slice(0, i + 1).some((s) => /[*?[{]/.test(s)));
+  return literal.join('/') || '/';
 }
 
 function hostOf(url: unknown): string | undefined {
