@@ -19,6 +19,8 @@ export function verdictOf(value, target, floor, spread = 0) {
   if (floor === undefined || !Number.isFinite(floor.value) || floor.value <= target) return 'miss';
   // A floor the row itself measured well below is no floor (noise, or the wrong floor): the row misses.
   if (value + spread < floor.value) return 'miss';
+  // A spread this large says the measurement is not done, not that the row sits on its floor.
+  if (spread > 0.25 * value) return 'miss';
   return value - spread <= floor.value * floorMargin ? 'floor' : 'miss';
 }
 

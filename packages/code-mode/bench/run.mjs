@@ -13,6 +13,8 @@ import { stableRatio } from '../../../scripts/bench/stable-ratio.mjs';
 import { codeMode } from '../dist/index.js';
 import { guestWorkers } from '../dist/internal/worker-pool.js';
 import { echoRoundTrip, guestPerCall, handoffRoundTrip, instanceStages } from './guest-stages.mjs';
+import { stableValue } from './stable-value.mjs';
+import { warmStages } from './warm-stages.mjs';
 
 const READS = 100;
 const NOOP_CALLS = 200;
@@ -79,7 +81,8 @@ console.log(
 );
 
 // 1. A warm start: `run_code "return 1"` with the pool's instance ready (the bench waits for it, as a
-// model's turn would), against a one-call step of a no-op tool, the pipeline's own cost, in alternated rounds.
+// model's turn would). Its target is absolute (1 ms), so it is measured until two passes agree within 10%
+// of the value (stable-value.mjs), beside a one-call step of a no-op tool, the pipeline's own cost.
 const plainStep = async () => {
   ids += 1;
   const t = performance.now();
@@ -93,27 +96,37 @@ const warmRun = async () => {
   return performance.now() - t;
 };
 await runOk('return 1;');
-const warm = await stableRatio(plainStep, warmRun, { rounds: 15, maxRounds: 60 });
+const warm = await stableValue(warmRun, { rounds: 15, maxRounds: 480 });
+const pipeline = await stableValue(plainStep, { rounds: 15, maxRounds: 120 });
+const TRACED_RUNS = 41;
+const traced = await warmStages(
+  () => guestWorkers.settled(),
+  () => runOk('return 1;'),
+  TRACED_RUNS,
+);
 const roundTripUs = await echoRoundTrip();
 const instance = await instanceStages(['read', 'noop', 'sleep']);
-const warmFloor = warm.base + roundTripUs / 1000 + instance.start;
+const warmFloor = pipeline.value + roundTripUs / 1000 + instance.start;
 console.log(
-  `  run_code "return 1", instance ready       ${ms(warm.ours)}   ${warm.ratio.toFixed(1)}× a one-call step of a no-op tool (${ms(warm.base)})`,
+  `  run_code "return 1", instance ready       ${ms(warm.value)}   ${(warm.value / pipeline.value).toFixed(1)}× a one-call step of a no-op tool (${ms(pipeline.value)})`,
 );
-console.log("    where it goes (medians; the first two are done ahead by the pool, off the run's path):");
-stage('build: WebAssembly instance + memory + runtime + context', ms(instance.build), 'ahead, after the previous run');
-stage('install the bootstrap (QuickJS parses ~10 KB)', ms(instance.install), 'ahead, for the config of the previous run');
-stage('pipeline: the outer run_code call as a one-call step', ms(warm.base));
-stage('thread round trip (start to the worker, report back)', ms(roundTripUs / 1000), 'postMessage, two thread wake-ups');
-stage('guest: compile "return 1", run it, collect, encode the end', ms(instance.start));
-stage("code mode's host side (take, budget, report, release) + waits", ms(Math.max(0, warm.ours - warmFloor)), 'the rest');
+console.log("    done ahead by the pool, off the run's path (medians):");
+stage('build: WebAssembly instance + memory + runtime + context', ms(instance.build), 'after the previous run');
+stage('install the bootstrap (QuickJS parses ~10 KB)', ms(instance.install), 'for the config of the previous run');
+stage('allocate the next hand-off buffer (64 KiB shared)', 'ahead', 'when the instance is ready');
+console.log(`    on the run's path, traced inside ${TRACED_RUNS} runs (medians; the whole ${ms(traced.total)}):`);
+for (const { label, ms: value } of traced.stages) stage(label, ms(value));
+console.log('    the floor of the design, measured apart:');
+stage('pipeline: a one-call step of a no-op tool', ms(pipeline.value));
+stage('thread round trip (start to the worker, report back)', ms(roundTripUs / 1000), 'postMessage echo, back to back');
+stage('guest: compile "return 1", run it, collect, encode the end', ms(instance.start), 'on this thread');
 recordValue({
   pkg: 'code-mode',
   label: 'run_code "return 1", instance ready',
-  value: warm.ours,
+  value: warm.value,
   unit: 'ms',
   target: 1,
-  spread: warm.spreadOurs,
+  spread: warm.spread,
   rounds: warm.rounds,
   floor: { value: warmFloor, what: 'one pipeline step + a thread round trip + the guest start' },
 });

@@ -16,6 +16,7 @@ import { CodeModeErrorCode } from './errors.js';
 import { CALL_CANCELLED_EVENT, callCancelledEvent, EVENTS_DROPPED_EVENT, eventsDroppedEvent } from './events.js';
 import { ProgramRun } from './internal/program-run.js';
 import { runDepth } from './internal/run-depth.js';
+import { markStage } from './internal/run-trace.js';
 import type { SubCallPort } from './internal/sub-calls.js';
 import { type CodeModeOptions, parseCodeModeOptions, type ResolvedCodeModeOptions } from './options.js';
 import type { RunCodeOutput } from './output.js';
@@ -83,6 +84,7 @@ function runCodeTool(host: Host, o: ResolvedCodeModeOptions, tools: readonly Cal
       presentResult: (args, outcome) => ({ title: 'Run code', summary: resultSummary(outcome), body: args.code, format: 'code' }),
     },
     async execute({ code }, ctx): Promise<RunCodeOutput> {
+      markStage('execute');
       const { token, id } = ctx.call;
       if (running.has(token)) {
         throw new ToolError(CodeModeErrorCode.RECURSIVE_RUN, 'run_code cannot be called from inside a run_code program');

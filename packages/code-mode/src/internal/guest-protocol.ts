@@ -30,7 +30,14 @@ export type HostMessage =
    * Run a program in the prepared instance; the worker answers with a `report`. With `handoff` (a
    * fresh buffer for this run), later answers and reports cross through it (see `handoff-channel.ts`).
    */
-  | { readonly t: 'start'; readonly code: string; readonly config: GuestConfig; readonly handoff?: SharedArrayBuffer }
+  | {
+      readonly t: 'start';
+      readonly code: string;
+      readonly config: GuestConfig;
+      readonly handoff?: SharedArrayBuffer;
+      /** The host traces this run (see `run-trace.ts`): the start's report carries the worker's stage times. */
+      readonly trace?: true;
+    }
   /** Tool answers to deliver (too large for the hand-off, or a run without one); the worker answers with a `report`. */
   | { readonly t: 'answers'; readonly items: readonly AnswerItem[] }
   /** The run is over: drop its instance, build the next one (as `prepare` does), then say `ready`. */
@@ -62,6 +69,8 @@ export interface GuestReport {
   readonly dropped: number;
   /** In the report of a start: whether the instance came with its bootstrap installed ahead (a warm start). */
   readonly warm?: boolean;
+  /** In the report of a traced start that went by the port: the worker's stage times (`run-trace.ts`). */
+  readonly stages?: readonly (readonly [stage: 'received' | 'compiled' | 'ran' | 'reported', at: number])[];
 }
 
 /** Messages from a guest worker to the host. */

@@ -61,8 +61,8 @@ export class GuestSession {
     sandbox.runtime.setInterruptHandler(() => this.#interrupt());
   }
 
-  /** Installs the bootstrap, compiles the program and runs it to its first wait. */
-  async start(code: string): Promise<GuestReport> {
+  /** Installs the bootstrap, compiles the program and runs it to its first wait; `mark` times the stages (a traced run). */
+  async start(code: string, mark?: (stage: 'compiled' | 'ran') => void): Promise<GuestReport> {
     const bridge = this.#bridge;
     // Usually installed ahead, with the instance (see PreparedInstance).
     const installed =
@@ -76,9 +76,11 @@ export class GuestSession {
         this.#end === undefined ? this.#enter(() => bridge.compile(source)) : undefined,
       );
       if (failure !== undefined) this.#halt(failure as GuestEnd);
+      mark?.('compiled');
       if (this.#end === undefined) this.#enter(() => bridge.start());
     }
     this.#runJobs();
+    mark?.('ran');
     return { ...this.#afterEntry(), warm: this.#installed };
   }
 

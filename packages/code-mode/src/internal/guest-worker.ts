@@ -5,6 +5,7 @@ import { GuestSession } from './guest-session.js';
 import { errorMessage as messageOf } from './guest-text.js';
 import { GuestHandoff } from './handoff-channel.js';
 import { disposeInstance, type PreparedInstance, prepareInstance } from './prepared-instance.js';
+import { traceNow } from './run-trace.js';
 
 // The entry of a guest worker thread. It holds one QuickJS instance made ahead for the next run (with
 // the bootstrap installed for the config it expects), runs
@@ -44,7 +45,7 @@ function prepare(memoryLimitBytes: number, config: GuestConfig | undefined): voi
   );
 }
 
-async function start(code: string, config: GuestConfig): Promise<GuestReport> {
+async function start(code: string, config: GuestConfig, mark?: (stage: 'compiled' | 'ran') => void): Promise<GuestReport> {
   const ready = prepared;
   prepared = undefined;
   let instance: PreparedInstance;
@@ -63,28 +64,37 @@ async function start(code: string, config: GuestConfig): Promise<GuestReport> {
     logged = true;
     send({ t: 'log', line });
   });
-  return session.start(code);
+  return session.start(code, mark);
+}
+
+/** Runs a traced start: its report carries when the worker received it and how far it got when. */
+async function tracedStart(code: string, config: GuestConfig, received: number): Promise<GuestReport> {
+  const stages: [stage: 'received' | 'compiled' | 'ran' | 'reported', at: number][] = [['received', received]];
+  const done = await start(code, config, (stage) => stages.push([stage, traceNow()]));
+  stages.push(['reported', traceNow()]);
+  return { ...done, stages };
 }
 
 // Messages are handled one at a time, in order: a start (which may await the TypeScript stripper) is
 // finished before the answers that follow it are delivered.
 let queue: Promise<void> = Promise.resolve();
 port.on('message', (message: HostMessage) => {
+  const received = message.t === 'start' && message.trace === true ? traceNow() : 0;
   queue = queue
-    .then(() => handle(message))
+    .then(() => handle(message, received))
     .catch((error: unknown) => {
       send({ t: 'report', outbox: '', end: { kind: 'crashed', message: messageOf(error) }, dropped: 0 });
     });
 });
 
-async function handle(message: HostMessage): Promise<void> {
+async function handle(message: HostMessage, received: number): Promise<void> {
   switch (message.t) {
     case 'prepare':
       prepare(message.memoryLimitBytes, message.config);
       return;
     case 'start':
       handoff = message.handoff === undefined ? undefined : new GuestHandoff(message.handoff);
-      report(await start(message.code, message.config));
+      report(await (message.trace === true ? tracedStart(message.code, message.config, received) : start(message.code, message.config)));
       return;
     case 'answers':
       report(

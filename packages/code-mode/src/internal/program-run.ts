@@ -7,6 +7,7 @@ import { errorMessage } from './guest-text.js';
 import { LogBuffer } from './log-buffer.js';
 import { RunBudget } from './run-budget.js';
 import { type ProgramEnd, type RunReport, reportOf } from './run-report.js';
+import { markStage, runTrace } from './run-trace.js';
 import { type Answer, type Job, type SubCallPort, SubCallQueue } from './sub-calls.js';
 import type { ThreadClock } from './thread-clock.js';
 import { type GuestWorker, guestWorkers, type WorkerExit } from './worker-pool.js';
@@ -117,7 +118,9 @@ export class ProgramRun {
     await this.#queue.stop(end.kind === 'done' ? 'program-ended' : 'run-stopped', this.#options.cancelGraceMs);
     this.#release(end);
     this.#logs.droppedByGuest(this.#dropped);
-    return reportOf(end, this.#logs, this.#queue.summaries(), this.#options);
+    const report = reportOf(end, this.#logs, this.#queue.summaries(), this.#options);
+    markStage('released');
+    return report;
   }
 
   async #start(code: string): Promise<void> {
@@ -128,6 +131,7 @@ export class ProgramRun {
       this.#halt({ kind: 'crashed', message: `the guest worker could not start: ${errorMessage(error)}` });
       return;
     }
+    markStage('taken');
     this.#worker = worker;
     worker.attach({ message: (message) => this.#onMessage(message), exit: (exit) => this.#onExit(exit) });
     this.#clock = await worker.clock;
@@ -135,7 +139,9 @@ export class ProgramRun {
     // building the thread and the instance is not the program's.
     await this.#budget.start(this.#clock, worker.idleCpu());
     if (this.#end !== undefined) return this.#quiet();
-    this.#send({ t: 'start', code, config: this.#config });
+    const trace = runTrace.listener !== undefined;
+    this.#send(trace ? { t: 'start', code, config: this.#config, trace } : { t: 'start', code, config: this.#config });
+    markStage('posted');
   }
 
   #send(message: HostMessage): void {
@@ -150,6 +156,8 @@ export class ProgramRun {
   }
 
   #onReport(report: GuestReport): void {
+    if (report.stages !== undefined) for (const [stage, at] of report.stages) runTrace.listener?.(stage, at);
+    markStage('report');
     this.#busy = false;
     this.#budget.busyEnd();
     this.#dropped = report.dropped;
