@@ -57,7 +57,9 @@ describe.skipIf(!status.ok)(`the session log of a DBOS session whose worker is k
   afterEach(async ({ task }) => {
     if (task.result?.state !== 'fail') return;
     const flows = await client.dbos.listWorkflows({ loadInput: false, loadOutput: false }).catch((error) => [String(error)]);
-    const rows = flows.map((f) => (typeof f === 'string' ? f : `${f.workflowID} ${f.status} queue=${f.queueName} executor=${f.executorId}`));
+    const rows = flows.map((f) =>
+      typeof f === 'string' ? f : `${f.workflowID} ${f.status} queue=${f.queueName} executor=${f.executorId}`,
+    );
     console.error(`DBOS workflows after "${task.name}":\n${rows.join('\n')}`);
     for (const child of workers) console.error(`worker ${child.pid} output:\n${child.output()}`);
   });
