@@ -4,14 +4,20 @@
 //   dsh:      bridge.tools() with tool-fs's `read` and bridge.middleware() (every pipeline stage,
 //             the session log in memory);
 //   fs-floor: a LangChain tool() whose body runs tool-fs's `read` through host.runStep itself, no
-//             middleware (dsh's path without the bridge: the floor of the dsh ratio, what core and
+//             middleware (dsh's path without the bridge: what core and
 //             tool-fs cost over fs.readFile);
 //   wrapped:  the baseline's own LangChain tool, run through the pipeline by the middleware (what the
-//             bridge and core add to a call, without tool-fs's own work).
+//             bridge and core add to a call, without tool-fs's own work);
+//   pass:     the baseline with a pass-through middleware of the same two hooks (wrapToolCall,
+//             wrapModelCall) that only calls on: what LangChain itself charges for any middleware, the
+//             floor of the wrapped ratio;
+//   fs-floor + pass: fs-floor with that pass-through middleware: the floor of the dsh ratio (LangChain's
+//             middleware machinery, core and tool-fs; what is left above it is the bridge's own).
 // Each pair alternates in rounds until two passes agree (scripts/bench/stable-ratio.mjs). Time is the
 // process's CPU time (all its threads): on a loaded machine wall time charges each await on the file
 // system pool with the scheduler's delay, which tool-fs's extra file system calls multiply;
-// DSH_BENCH_CLOCK=wall measures wall time instead. Targets: dsh 1.1x (its floor is fs-floor), wrapped 1.1x.
+// DSH_BENCH_CLOCK=wall measures wall time instead. Targets: dsh 1.1x (its floor is fs-floor + pass), wrapped 1.1x (its floor
+// is pass).
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,7 +26,7 @@ import { toolFs } from '@deepseek-ai/dsh-tool-fs';
 import { AIMessage } from '@langchain/core/messages';
 import { fakeModel } from '@langchain/core/testing';
 import { tool } from '@langchain/core/tools';
-import { createAgent } from 'langchain';
+import { createAgent, createMiddleware } from 'langchain';
 import { recordRatio } from '../../../scripts/bench/report.mjs';
 import { stableRatio } from '../../../scripts/bench/stable-ratio.mjs';
 import { langchainApprovals, langchainBridge } from '../dist/index.js';
@@ -63,7 +69,20 @@ async function dshAgent() {
   return { model, agent: createAgent({ model, tools: bridge.tools({ include: ['read'] }), middleware: [bridge.middleware()] }) };
 }
 
-async function fsFloorAgent() {
+/** A middleware with the bridge's two hooks that does nothing but call on. */
+const passThrough = () =>
+  createMiddleware({
+    name: 'pass',
+    wrapToolCall: (request, handler) => handler(request),
+    wrapModelCall: (request, handler) => handler(request),
+  });
+
+function passAgent() {
+  const model = fakeModel();
+  return { model, agent: createAgent({ model, tools: [plainRead], middleware: [passThrough()] }) };
+}
+
+async function fsFloorAgent(middleware = []) {
   const host = createHost({ defaultDecision: 'allow', retainEvents: 1000 });
   await host.use(toolFs({ cwd: dir }));
   let ids = 0;
@@ -76,7 +95,7 @@ async function fsFloorAgent() {
     { name: 'read', description: 'read a file', schema: z.object({ file_path: z.string() }) },
   );
   const model = fakeModel();
-  return { model, agent: createAgent({ model, tools: [read] }) };
+  return { model, agent: createAgent({ model, tools: [read], middleware }) };
 }
 
 function wrappedAgent() {
@@ -121,13 +140,21 @@ try {
   const dsh = await measure(plain, await dshAgent());
   const floor = await measure(plain, await fsFloorAgent());
   const wrapped = await measure(plain, wrappedAgent());
+  const pass = await measure(plain, passAgent());
+  const floorPass = await measure(plain, await fsFloorAgent([passThrough()]));
   const ms = (x) => `${x.toFixed(3)} ms/conversation`;
   const ratio = (r) => `${r.ratio.toFixed(2)}x (spread ${r.spread.toFixed(3)}, ${r.rounds} rounds)`;
   console.log(`langchain bench (${wall ? 'wall' : 'CPU'} time; alternated rounds until two passes agree)`);
   console.log(`  createAgent + LangChain tool reading with fs.readFile  ${ms(dsh.base)}  (baseline)`);
   console.log(`  createAgent + dsh middleware, tool-fs read            ${ms(dsh.ours)}  ${ratio(dsh)}`);
-  console.log(`  createAgent + LangChain tool running tool-fs read     ${ms(floor.ours)}  ${ratio(floor)}: the floor (core + tool-fs)`);
+  console.log(`  createAgent + LangChain tool running tool-fs read     ${ms(floor.ours)}  ${ratio(floor)}: core + tool-fs`);
   console.log(`  createAgent + dsh middleware, the same LangChain tool ${ms(wrapped.ours)}  ${ratio(wrapped)}`);
+  console.log(`  createAgent + a pass-through middleware, that tool    ${ms(pass.ours)}  ${ratio(pass)}: LangChain's own middleware cost`);
+  console.log(
+    `  createAgent + pass-through middleware, fs-floor tool  ${ms(floorPass.ours)}  ${ratio(floorPass)}: the floor of the dsh path`,
+  );
+  const share = (r, f) => `${((r.ours - f.ours) * 1000).toFixed(0)} µs/conversation (${(r.ours / f.ours).toFixed(2)}x its floor)`;
+  console.log(`    the bridge's own share: dsh path ${share(dsh, floorPass)}; wrapped tool ${share(wrapped, pass)}`);
   recordRatio({
     pkg: 'langchain',
     label: 'createAgent, one 4 KB read: dsh middleware + tool-fs read vs LangChain tool with fs.readFile',
@@ -135,7 +162,10 @@ try {
     target: 1.1,
     spread: dsh.spread,
     rounds: dsh.rounds,
-    floor: { value: floor.ratio, what: "tool-fs read through host.runStep in a plain LangChain tool: core and tool-fs's own work" },
+    floor: {
+      value: floorPass.ratio,
+      what: "tool-fs read through host.runStep in a plain LangChain tool, with a pass-through middleware: LangChain's middleware, core and tool-fs",
+    },
   });
   recordRatio({
     pkg: 'langchain',
@@ -144,6 +174,10 @@ try {
     target: 1.1,
     spread: wrapped.spread,
     rounds: wrapped.rounds,
+    floor: {
+      value: pass.ratio,
+      what: 'the same tool with a pass-through middleware of the same two hooks: what LangChain charges for any',
+    },
   });
 } finally {
   await rm(dir, { recursive: true, force: true });
