@@ -151,6 +151,28 @@ describe('allowed-tools while a skill is active (a pre-execute tap)', () => {
     expect(await t.call('bash', { command: 'echo hello' })).toMatchObject({ status: 'denied', stage: 'approval' });
   });
 
+  it('grants what the skill returned held, even when a reload changes the skill before the call ends', async () => {
+    const t = await askingHost();
+    t.host.hooks.postExecute.tap('test/edit-and-reload', async (state) => {
+      if (state.tool?.name !== 'skill') return;
+      p.skill('.claude/skills', 'greeter', skillText(['description: Greets.', 'allowed-tools: Bash(touch:*)']));
+      await t.skills.reload();
+    });
+    await t.call('skill', { name: 'greeter' });
+    expect(await t.call('bash', { command: 'echo hello' })).toMatchObject({ status: 'ok' });
+    expect(await t.call('bash', { command: 'touch other' })).toMatchObject({ status: 'denied', stage: 'approval' });
+  });
+
+  it('activates the skill by name when a post-execute tap replaced its output', async () => {
+    const t = await askingHost();
+    t.host.hooks.postExecute.tap('test/replace', (state) =>
+      state.tool?.name === 'skill' ? { replaceOutput: { replaced: true } } : undefined,
+    );
+    expect(await t.call('skill', { name: 'greeter' })).toMatchObject({ status: 'ok', output: { replaced: true } });
+    expect(t.skills.active()).toEqual(['greeter']);
+    expect(await t.call('bash', { command: 'echo hello' })).toMatchObject({ status: 'ok' });
+  });
+
   it('can be turned off', async () => {
     const skills = toolSkill({ projectDir: p.dir, homeDir: p.home, allowedTools: false });
     const t = await createTestHost({

@@ -2,7 +2,7 @@ import { DshError, definePlugin, ErrorCode, type Host, type Plugin, z } from '@d
 import { ActiveSkills } from './active-skills.js';
 import { discoverResolved, type SkillCatalog } from './discovery.js';
 import { type DiscoverOptions, discoverOptionsSchema, invalid, resolveDiscoverOptions } from './options.js';
-import { skillLoadedEvent, skillTool } from './skill-tool.js';
+import { skillLoadedEvent, skillOfOutput, skillTool } from './skill-tool.js';
 import { summarizeSkills } from './summary.js';
 import { version } from './version.js';
 
@@ -100,7 +100,8 @@ export function toolSkill(options: ToolSkillOptions = {}): SkillPlugin {
       h.tools.register(tool);
       h.hooks.result.tap(`${plugin.name}/activate`, (outcome, info) => {
         if (info.tool?.execute !== tool.execute || outcome.status !== 'ok') return;
-        const skill = catalog.get(String(info.args.name));
+        // The skill whose instructions the call returned; by name only when a post-execute tap replaced them.
+        const skill = skillOfOutput(outcome.output) ?? catalog.get(String(info.args.name));
         if (skill !== undefined) active.activate(skill);
       });
       if (allowedTools) h.hooks.preExecute.tap({ name: `${plugin.name}/allowed-tools`, stage }, active.tap);

@@ -92,6 +92,18 @@ describe('the skill tool', () => {
     expect(plugin.summary()).toContain('- later: Added later.');
   });
 
+  it('returns an edited SKILL.md once reloaded, never the output made for the old file', async () => {
+    const plugin = toolSkill({ projectDir: p.dir, homeDir: p.home });
+    const t = await createTestHost({ plugins: [plugin] });
+    expect(await t.call('skill', { name: 'release' })).toMatchObject({ output: { instructions: '# Release\n\n1. Tag.\n' } });
+    p.skill('.claude/skills', 'release', skillText(['description: Cut a release.', 'allowed-tools: Read'], '# Release\n\n1. Bump.\n'));
+    await plugin.reload();
+    expect(await t.call('skill', { name: 'release' })).toMatchObject({
+      status: 'ok',
+      output: { instructions: '# Release\n\n1. Bump.\n', allowedTools: ['Read'] },
+    });
+  });
+
   it('is Claude Code’s Skill and Gemini’s activate_skill', async () => {
     const t = await createTestHost({ plugins: [toolSkill({ projectDir: p.dir, homeDir: p.home })] });
     expect(t.host.tools.findExternal('claude', 'Skill')?.name).toBe('skill');

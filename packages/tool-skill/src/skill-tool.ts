@@ -41,6 +41,13 @@ export interface SkillToolRuntime {
 
 // A skill never changes once found (a reload makes new ones): its event and output are built once, frozen.
 const made = new WeakMap<Skill, { readonly event: z.infer<typeof skillLoadedEvent>; readonly output: SkillOutput }>();
+// Each made output back to its skill: what a call returned names the skill it loaded without a second lookup.
+const loadedBy = new WeakMap<object, Skill>();
+
+/** The skill whose output `output` is (as the `skill` tool returned it), if it is one. */
+export function skillOfOutput(output: unknown): Skill | undefined {
+  return typeof output === 'object' && output !== null ? loadedBy.get(output) : undefined;
+}
 
 function madeFor(skill: Skill): { readonly event: z.infer<typeof skillLoadedEvent>; readonly output: SkillOutput } {
   let entry = made.get(skill);
@@ -51,6 +58,7 @@ function madeFor(skill: Skill): { readonly event: z.infer<typeof skillLoadedEven
       output: Object.freeze({ name: skill.name, directory: skill.directory, instructions: skill.body, files: skill.files, allowedTools }),
     });
     made.set(skill, entry);
+    loadedBy.set(entry.output, skill);
   }
   return entry;
 }
