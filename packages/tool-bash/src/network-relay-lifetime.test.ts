@@ -63,14 +63,18 @@ afterEach(() => {
 describe.runIf(status.ok || status.required)('the egress relay of a call', () => {
   it('listens in a network namespace of the call alone, ended with the call', async () => {
     const t = await host({ sandbox: { network } });
-    const command = fetchAndName.replace('PORT', String(webPort));
-    const first = okOutput(await t.call('bash', { command }))
-      .stdout.trim()
-      .split('\n');
-    const second = okOutput(await t.call('bash', { command }))
-      .stdout.trim()
-      .split('\n');
-    // The first command reached the proxy at once: the relay listened before the command ran.
+    const fetch = fetchAndName.replace('PORT', String(webPort));
+    // Two calls at once, each holding its namespace until both have named theirs: namespaces alive at the
+    // same time have distinct inodes (one freed may be reused, so calls one after another prove nothing).
+    const both = '[ -s ns-a ] && [ -s ns-b ]';
+    const call = (name: string) =>
+      t.call('bash', {
+        command: `readlink /proc/self/ns/net > ${name}.tmp && mv ${name}.tmp ${name}; until ${both}; do sleep 0.05; done; ${fetch}`,
+      });
+    const [a, b] = await Promise.all([call('ns-a'), call('ns-b')]);
+    const first = okOutput(a).stdout.trim().split('\n');
+    const second = okOutput(b).stdout.trim().split('\n');
+    // Each command reached the proxy at once: its relay listened before it ran.
     expect(first[0]).toBe('through the proxy');
     expect(second[0]).toBe('through the proxy');
     expect(first[1]).toMatch(/^net:\[\d+\]$/);
@@ -81,35 +85,57 @@ describe.runIf(status.ok || status.required)('the egress relay of a call', () =>
     await until(() => processesIn(second[1] as string).length === 0);
   });
 
-  it('dies with a host killed outright, and so does the spare made for the next call', async () => {
-    // The host's temporary directory holds the relay's link, so every relay process of that host names it.
-    const hostTmp = join(ws, 'killed-host-tmp');
-    mkdirSync(hostTmp);
-    const named = join(ws, 'netns');
-    const command = `{ ${fetchAndName.replace('PORT', String(webPort))}; } > ${named}; sleep 600`;
+  /** Starts a host in a child process whose bash calls have `command` as their steps, one after another, then idles. */
+  function hostProcess(hostTmp: string, commands: readonly string[]): ChildProcess {
+    const steps = commands.map((command, i) => ({ calls: [{ id: `c${i}`, name: 'bash', args: { command, timeout: 600000 } }] }));
     const script = `
       import { createHost } from '@deepseek-ai/dsh-core';
       import { toolBash } from '${new URL('../dist/index.js', import.meta.url).pathname}';
       const host = createHost({ defaultDecision: 'allow' });
       await host.use(toolBash({ cwd: ${JSON.stringify(ws)}, sandbox: { provider: 'bwrap', network: ${JSON.stringify(network)} }, env: { set: ${JSON.stringify(env)} } }));
-      await host.runStep({ calls: [{ id: 'c1', name: 'bash', args: { command: ${JSON.stringify(command)}, timeout: 600000 } }] });
+      for (const step of ${JSON.stringify(steps)}) await host.runStep(step);
+      setInterval(() => {}, 60000);
     `;
-    child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+    return spawn(process.execPath, ['--input-type=module', '-e', script], {
       cwd: import.meta.dirname,
       stdio: 'ignore',
       env: { ...process.env, TMPDIR: hostTmp },
     });
+  }
+
+  /** socat processes (not the bwrap around them) of the host whose temporary directory is `hostTmp` (the relay's link lives there). */
+  const relaysOf = (hostTmp: string) => processesMatching(`${hostTmp}/`).filter((p) => /^\S*socat /.test(p.command));
+
+  async function killHost(): Promise<void> {
+    const gone = new Promise((resolve) => child?.once('exit', resolve));
+    child?.kill('SIGKILL');
+    await gone;
+  }
+
+  it('dies with a host killed outright during the call', async () => {
+    const hostTmp = join(ws, 'killed-host-tmp');
+    mkdirSync(hostTmp);
+    const named = join(ws, 'netns');
+    child = hostProcess(hostTmp, [`{ ${fetchAndName.replace('PORT', String(webPort))}; } > ${named}; sleep 600`]);
     await until(() => existsSync(named) && readFileSync(named, 'utf8').includes('net:['));
     const [reached, netns] = readFileSync(named, 'utf8').trim().split('\n');
     expect(reached).toBe('through the proxy');
-    // The call's relay and the spare are both up.
-    await until(() => processesMatching(`${hostTmp}/`).filter((p) => p.command.includes('socat')).length >= 2);
+    expect(relaysOf(hostTmp).length).toBeGreaterThan(0);
     expect(processesIn(netns as string).length).toBeGreaterThan(0);
-
-    const gone = new Promise((resolve) => child?.once('exit', resolve));
-    child.kill('SIGKILL');
-    await gone;
+    await killHost();
     await until(() => processesIn(netns as string).length === 0);
+    await until(() => processesMatching(`${hostTmp}/`).length === 0);
+  });
+
+  it("makes the next call's relay once a call is over, and that spare dies with a host killed outright", async () => {
+    const hostTmp = join(ws, 'idle-host-tmp');
+    mkdirSync(hostTmp);
+    const done = join(ws, 'first-done');
+    child = hostProcess(hostTmp, [`echo > ${done}`]);
+    await until(() => existsSync(done));
+    // The call's own relay is ended with it; the spare for the next call listens while the host idles.
+    await until(() => relaysOf(hostTmp).length === 1);
+    await killHost();
     await until(() => processesMatching(`${hostTmp}/`).length === 0);
   });
 
