@@ -6,14 +6,21 @@
 // tool's input schema, and log the list with its diff as a `todo/write` event (core checks the event
 // against its schema and walks it for its size). The floor tool does exactly that, with the diff
 // worked out before the run and constant cards; what todo_write costs above it is the plugin's own
-// work (the rule checks, the diff, the message, the two cards).
+// work (the rule checks, the diff, the message, the cards' text) and the garbage collection of what that
+// work allocates: the bench prints the bytes each tool allocates per call next to the CPU of each part.
+// The cards' text is worked out once per call for both cards and the message (src/list-text.ts), so
+// the part that remains is what any todo tool must make per call: one body, a count line, the diff and
+// the message, and the collection of what the log and the cards keep of them.
 // Each side is measured against the no-op in alternated rounds until two passes agree
 // (scripts/bench/stable-ratio.mjs); CPU time of this process, not wall time.
+
+import v8 from 'node:v8';
 import { z } from '@deepseek-ai/dsh-core';
 import { createTestHost } from '@deepseek-ai/dsh-core/testing';
 import { recordRatio } from '../../../scripts/bench/report.mjs';
 import { stableRatio } from '../../../scripts/bench/stable-ratio.mjs';
-import { countTodos, describeDiff, diffTodos, renderTodos, todoInputSchema, toolTodo } from '../dist/index.js';
+import { describeDiff, diffTodos, todoInputSchema, toolTodo } from '../dist/index.js';
+import { listTextMemo } from '../dist/list-text.js';
 
 const callsPerRound = 1000;
 
@@ -72,7 +79,8 @@ const cpuNow = () => {
 };
 /** CPU µs per run of `fn`, timed alone over `n` runs (list i % 8 each time). */
 const alone = (fn, n = 20_000) => {
-  for (let i = 0; i < 1000; i += 1) fn(i % 8);
+  // Warmed until optimised, as it is inside the pipeline after the rounds: 1,000 runs left some parts unoptimised.
+  for (let i = 0; i < 20_000; i += 1) fn(i % 8);
   const start = cpuNow();
   for (let i = 0; i < n; i += 1) fn(i % 8);
   return (cpuNow() - start) / n;
@@ -93,13 +101,33 @@ const floor = await stableRatio(
 const eventSchema = t.host.events.schemas().get('todo/write');
 const parsed = lists.map((list) => inputSchema.parse(list));
 const events = parsed.map((list, i) => ({ todos: list.todos, diff: diffs[i] }));
+const cardText = listTextMemo();
+const summaries = parsed.map((list) => listTextMemo()(list.todos).summary);
 const stages = [
   ['the input schema (8 items, one pass for the text rules)', alone((k) => inputSchema.safeParse(lists[k]))],
   ["the event's schema check (list and diff)", alone((k) => eventSchema.safeParse(events[k]))],
   ['diffTodos against the previous list', alone((k) => diffTodos(parsed[(k + 7) % 8].todos, parsed[k].todos))],
-  ['the message (describeDiff, counts)', alone((k) => `${describeDiff(diffs[k])} ${JSON.stringify(countTodos(parsed[k].todos))}`)],
-  ['renderTodos, once per card (two cards)', alone((k) => renderTodos(parsed[k].todos))],
+  ['the message (describeDiff and the count line)', alone((k) => `(${describeDiff(diffs[k])}). ${summaries[k]}.`)],
+  ["the cards' text, once per call (body and count line)", alone((k) => cardText(parsed[k].todos))],
 ];
+
+// Bytes allocated per call, read from the young generation around 100 calls that no collection
+// interrupted (a collection empties it): what the collector has to go through, per tool.
+const youngUsed = () => v8.getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')?.space_used_size ?? 0;
+async function allocatedPerCall(name) {
+  const samples = [];
+  for (let tries = 0; samples.length < 9 && tries < 500; tries += 1) {
+    const before = youngUsed();
+    for (let i = 0; i < 100; i += 1) await t.call(name, lists[i % 8]);
+    const after = youngUsed();
+    if (after > before) samples.push((after - before) / 100);
+    t.ui.cards.length = 0;
+  }
+  samples.sort((a, b) => a - b);
+  return samples[samples.length >> 1] ?? Number.NaN;
+}
+const allocated = [];
+for (const name of ['noop', 'todo_floor', 'todo_write']) allocated.push([name, await allocatedPerCall(name)]);
 const row = (label, us, ratio = '') => console.log(`  ${label.padEnd(58)} ${us.toFixed(2).padStart(7)}   ${ratio}`);
 console.log(
   `todo_write through the pipeline (median of per-round ratios over ${todo.rounds} alternated rounds of ${callsPerRound} calls, µs of CPU per call)`,
@@ -114,6 +142,8 @@ row('todo_write', todo.ours, `${todo.ratio.toFixed(2)}x (spread ${todo.spread.to
 row('  todo_write beyond the floor', todo.ours - todo.base - (floor.ours - floor.base));
 console.log('each part alone (µs of CPU per run, outside the pipeline):');
 for (const [label, us] of stages) row(`  ${label}`, us);
+console.log('bytes allocated per call (the young generation; median of 9 samples of 100 calls):');
+for (const [name, bytes] of allocated) console.log(`  ${name.padEnd(58)} ${bytes.toFixed(0).padStart(7)}`);
 recordRatio({
   pkg: 'tool-todo',
   label: 'todo_write (8 items) vs a no-op tool with the same args',

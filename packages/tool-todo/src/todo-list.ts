@@ -63,12 +63,19 @@ export function diffTodos(previous: readonly TodoItem[], next: readonly TodoItem
 /** The common case, cheaply: the same items in the same order, some with a new status. */
 function sameItemsInOrder(previous: readonly TodoItem[], next: readonly TodoItem[]): TodoDiff | undefined {
   if (previous.length !== next.length) return undefined;
-  const changed: TodoStatusChange[] = [];
+  let moved = 0;
   for (let i = 0; i < next.length; i += 1) {
     const a = previous[i] as TodoItem;
     const b = next[i] as TodoItem;
     if (a.id !== b.id || (a.id === undefined && a.content !== b.content)) return undefined;
-    if (a.status !== b.status) changed.push({ content: b.content, from: a.status, to: b.status });
+    if (a.status !== b.status) moved += 1;
+  }
+  // Sized once: the session log keeps every diff, and a grown array keeps its spare room.
+  const changed = new Array<TodoStatusChange>(moved);
+  for (let i = 0, j = 0; j < moved; i += 1) {
+    const a = previous[i] as TodoItem;
+    const b = next[i] as TodoItem;
+    if (a.status !== b.status) changed[j++] = { content: b.content, from: a.status, to: b.status };
   }
   return { added: [], removed: [], changed };
 }
@@ -99,13 +106,15 @@ const marks: Readonly<Record<TodoStatus, string>> = { pending: '[ ]', in_progres
  */
 export function renderTodos(todos: readonly TodoItem[]): string {
   if (todos.length === 0) return '(no todos)';
-  let out = '';
-  for (const item of todos) {
+  // Joined rather than appended: one flat string instead of a tree of pieces that the cards keep alive.
+  const lines = new Array<string>(todos.length);
+  for (let i = 0; i < todos.length; i += 1) {
+    const item = todos[i] as TodoItem;
     const text = item.status === 'in_progress' && item.activeForm !== undefined ? item.activeForm : item.content;
     // One line per item: a newline inside an item would break the list.
-    out += `${out === '' ? '' : '\n'}- ${marks[item.status]} ${text.includes('\n') ? text.replace(/\s*\n\s*/g, ' ') : text}`;
+    lines[i] = `- ${marks[item.status]} ${text.includes('\n') ? text.replace(/\s*\n\s*/g, ' ') : text}`;
   }
-  return out;
+  return lines.join('\n');
 }
 
 /** A one-line summary of a diff ("1 added, 2 completed"), or "no change". */
@@ -113,8 +122,12 @@ export function describeDiff(diff: TodoDiff): string {
   const parts: string[] = [];
   if (diff.added.length > 0) parts.push(`${diff.added.length} added`);
   if (diff.removed.length > 0) parts.push(`${diff.removed.length} removed`);
-  const started = diff.changed.filter((c) => c.to === 'in_progress').length;
-  const done = diff.changed.filter((c) => c.to === 'completed').length;
+  let started = 0;
+  let done = 0;
+  for (const change of diff.changed) {
+    if (change.to === 'in_progress') started += 1;
+    else if (change.to === 'completed') done += 1;
+  }
   const reopened = diff.changed.length - started - done;
   if (started > 0) parts.push(`${started} started`);
   if (done > 0) parts.push(`${done} completed`);

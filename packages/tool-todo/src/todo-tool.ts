@@ -1,17 +1,9 @@
 import { type Card, defineTool, type Outcome, z } from '@deepseek-ai/dsh-core';
 import { TodoErrorCode, todoError } from './errors.js';
 import { todoExternal } from './external.js';
+import { listTextMemo } from './list-text.js';
 import type { ResolvedToolTodoOptions } from './options.js';
-import {
-  countTodos,
-  describeDiff,
-  diffTodos,
-  renderTodos,
-  type TodoDiff,
-  type TodoItem,
-  type TodoStatus,
-  type TodoStatusChange,
-} from './todo-list.js';
+import { countTodos, describeDiff, diffTodos, type TodoDiff, type TodoItem, type TodoStatus, type TodoStatusChange } from './todo-list.js';
 import type { TodoState } from './todo-state.js';
 
 /** What `todo_write` returns to the model. */
@@ -95,10 +87,6 @@ function check(todos: readonly TodoItem[], maxListBytes: number): void {
   }
 }
 
-function countLine(todos: readonly TodoItem[], c = countTodos(todos)): string {
-  return `${todos.length} item${todos.length === 1 ? '' : 's'}: ${c.completed} completed, ${c.in_progress} in progress, ${c.pending} pending`;
-}
-
 function looksLikeItem(t: unknown): t is TodoItem {
   const item = t as Partial<TodoItem> | null;
   return (
@@ -125,6 +113,7 @@ function argsTodos(args: Readonly<Record<string, unknown>>): readonly TodoItem[]
 
 /** The `todo_write` tool, keeping `state` through the session log. */
 export function todoTool(o: ResolvedToolTodoOptions, state: TodoState) {
+  const textOf = listTextMemo();
   return defineTool({
     name: o.name,
     description,
@@ -141,21 +130,22 @@ export function todoTool(o: ResolvedToolTodoOptions, state: TodoState) {
         todos: todos as TodoItem[],
         diff: diff as { added: TodoItem[]; removed: TodoItem[]; changed: TodoStatusChange[] },
       });
-      const counts = countTodos(todos);
+      // The message is joined into one flat string (the log keeps it); the counts are fresh per call,
+      // never shared, since a post-execute tap sees the output before core freezes it.
       return {
-        message: `Todo list updated (${describeDiff(diff)}). ${countLine(todos, counts)}. Keep it current as you work.`,
-        counts,
+        message: ['Todo list updated (', describeDiff(diff), '). ', textOf(todos).summary, '. Keep it current as you work.'].join(''),
+        counts: countTodos(todos),
       };
     },
     present: {
       presentCall: (args): Card => {
-        const todos = argsTodos(args);
-        return { title: 'Update todos', summary: countLine(todos), body: renderTodos(todos), format: 'markdown' };
+        const text = textOf(argsTodos(args));
+        return { title: 'Update todos', summary: text.summary, body: text.body, format: 'markdown' };
       },
       presentResult: (args, outcome: Outcome): Card => {
-        const todos = args.todos as readonly TodoItem[];
         if (outcome.status === 'ok') {
-          return { title: 'Todos', summary: countLine(todos), body: renderTodos(todos), format: 'markdown' };
+          const text = textOf(args.todos as readonly TodoItem[]);
+          return { title: 'Todos', summary: text.summary, body: text.body, format: 'markdown' };
         }
         const why = outcome.status === 'error' ? outcome.error.message : outcome.reason;
         const code = outcome.status === 'error' ? outcome.error.code : outcome.code;
