@@ -3,10 +3,18 @@ import { restrictedRange } from '../address-ranges.js';
 import { EgressErrorCode } from '../errors.js';
 import type { EgressDecider, EgressDecision, EgressDestination, EgressProtocol, EgressResolver } from '../types.js';
 import type { CallState, ClientConnection, Decided } from './connection.js';
+import { DestinationReader } from './destination-reader.js';
 
 /** What opening a destination gave: a connected socket to a checked address, or a refusal. */
 export type Opened =
-  | { readonly ok: true; readonly socket: Socket; readonly address: string; readonly decidedBy: string }
+  | {
+      readonly ok: true;
+      readonly socket: Socket;
+      /** How a tunnel reads the socket (absent for forwarded http, which an http client reads). */
+      readonly reader?: DestinationReader;
+      readonly address: string;
+      readonly decidedBy: string;
+    }
   | {
       readonly ok: false;
       readonly code: EgressErrorCode;
@@ -89,12 +97,13 @@ export async function openDestination(
   let lastError = '';
   for (const address of addresses) {
     try {
-      const socket = await connectTo(address, target.port, opener.connectTimeoutMs);
+      const reader = protocol === 'http-forward' ? undefined : new DestinationReader();
+      const socket = await connectTo(address, target.port, opener.connectTimeoutMs, reader);
       if (conn.closed || call.closed) {
         socket.destroy();
         return gone();
       }
-      return { ok: true, socket, address, decidedBy: decided.by };
+      return { ok: true, socket, ...(reader ? { reader } : {}), address, decidedBy: decided.by };
     } catch (error) {
       lastError = `${address}: ${(error as Error).message}`;
     }
@@ -145,9 +154,9 @@ function failedDecision(reason: string): Decided {
   return { decision: 'deny', by: 'egress', reason, code: EgressErrorCode.EGRESS_DECIDE_FAILED };
 }
 
-function connectTo(address: string, port: number, timeoutMs: number): Promise<Socket> {
+function connectTo(address: string, port: number, timeoutMs: number, reader: DestinationReader | undefined): Promise<Socket> {
   return new Promise((resolve, reject) => {
-    const socket = netConnect({ host: address, port, allowHalfOpen: true });
+    const socket = netConnect({ host: address, port, allowHalfOpen: true, ...(reader ? { onread: reader.onread } : {}) });
     const timer = setTimeout(() => {
       socket.destroy();
       reject(new Error(`no answer within ${timeoutMs} ms`));

@@ -75,6 +75,7 @@ export function tunnelOpened(
     conn,
     client: spec.client,
     upstream: opened.socket,
+    reader: opened.reader,
     head: spec.head,
     target: spec.target,
     protocol: spec.protocol,

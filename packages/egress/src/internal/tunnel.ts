@@ -3,6 +3,7 @@ import { EgressErrorCode } from '../errors.js';
 import { canonicalHost } from '../host-name.js';
 import type { EgressDestination, EgressProtocol } from '../types.js';
 import type { ClientConnection } from './connection.js';
+import type { DestinationReader } from './destination-reader.js';
 import { scanClientHello } from './tls-client-hello.js';
 
 /** How a tunnel ended: the bytes it carried and, when abnormal, why. */
@@ -18,6 +19,8 @@ export interface TunnelSpec {
   readonly conn: ClientConnection;
   readonly client: Socket;
   readonly upstream: Socket;
+  /** Reads `upstream` into a buffer of its own; without it, `upstream` is piped. */
+  readonly reader?: DestinationReader | undefined;
   /** Client bytes read past the request head. */
   readonly head: Buffer;
   readonly target: EgressDestination;
@@ -70,7 +73,8 @@ export function runTunnel(spec: TunnelSpec): void {
     if (!upstreamEnded) client.destroy();
     else if (client.destroyed) finish();
   });
-  upstream.pipe(client);
+  if (spec.reader) spec.reader.pipe(upstream, client);
+  else upstream.pipe(client);
 
   const forward = (first: Buffer) => {
     if (first.length > 0) upstream.write(first);
