@@ -52,6 +52,9 @@ function sleepTree(groups: number[]): Plugin {
           }
         };
         ctx.signal.addEventListener('abort', kill, { once: true });
+        // On a loaded machine the deadline may pass before execute runs: the signal is then
+        // aborted already and its event will not fire again.
+        if (ctx.signal.aborted) kill();
         child.on('error', reject);
         child.on('exit', (code, signal) => {
           ctx.signal.removeEventListener('abort', kill);
