@@ -33,10 +33,13 @@ function obedient(seen: unknown[]) {
     input: z.object({}),
     execute: (_args, ctx) =>
       new Promise<string>((_resolve, reject) => {
-        ctx.signal.addEventListener('abort', () => {
+        const stop = (): void => {
           seen.push(ctx.signal.reason);
           reject(ctx.signal.reason);
-        });
+        };
+        // A loaded machine may pass the deadline before execute runs; the event has fired then.
+        if (ctx.signal.aborted) stop();
+        else ctx.signal.addEventListener('abort', stop, { once: true });
       }),
   });
 }
@@ -289,6 +292,7 @@ describe('deadline resolution', () => {
       execute: (_a, ctx) =>
         new Promise<string>((resolve, reject) => {
           calls += 1;
+          if (ctx.signal.aborted) return reject(ctx.signal.reason);
           const timer = setTimeout(() => resolve('done'), 600);
           ctx.signal.addEventListener('abort', () => {
             clearTimeout(timer);

@@ -21,6 +21,8 @@ function scripted(script: readonly { readonly ms: number; readonly code?: string
         const step = script[runs.count] ?? { ms: 0 };
         runs.count += 1;
         const run = runs.count;
+        // A loaded machine may pass a deadline before execute runs; the event has fired then.
+        if (ctx.signal.aborted) return reject(ctx.signal.reason);
         const timer = Number.isFinite(step.ms)
           ? setTimeout(
               () => (step.code === undefined ? resolve(`page (run ${run})`) : reject(new ToolError(step.code, `run ${run}: ${step.code}`))),
