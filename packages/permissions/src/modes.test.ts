@@ -1,3 +1,4 @@
+import { symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Outcome } from '@deepseek-ai/dsh-core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -28,6 +29,21 @@ describe('default mode', () => {
     expect(t.prompts[1]?.reason).toMatch(/permissions \(mode default\): no allow rule covers "ls"/);
   });
 
+  it('asks for a read that leaves the workspace through a link, a linked folder or ..', async () => {
+    const outsideFile = project.write(join(project.root, 'outside/secret.txt'), 'x');
+    symlinkSync(outsideFile, join(project.dir, 'src/innocent.txt'));
+    symlinkSync(join(project.root, 'outside'), join(project.dir, 'src/vendor'));
+    const t = await permissionHost(project, { settingsFiles: false });
+    expect(status(await t.call('read_file', { path: join(project.dir, 'src/innocent.txt') }))).toBe('denied:approval');
+    expect(status(await t.call('read_file', { path: join(project.dir, 'src/vendor/secret.txt') }))).toBe('denied:approval');
+    expect(status(await t.call('read_file', { path: `${project.dir}/src/../../outside/secret.txt` }))).toBe('denied:approval');
+    expect(t.prompts.map((p) => p.reason)).toEqual(Array(3).fill(expect.stringMatching(/reaches outside the workspace/)));
+    // A link that stays inside reads without asking.
+    symlinkSync(join(project.dir, 'src/a.ts'), join(project.dir, 'src/alias.ts'));
+    expect((await t.call('read_file', { path: join(project.dir, 'src/alias.ts') })).status).toBe('ok');
+    expect(t.prompts).toHaveLength(3);
+  });
+
   it('runs what an allow rule covers without asking', async () => {
     const t = await permissionHost(project, { settingsFiles: false, rules: { allow: ['Bash(ls *)'] } });
     expect((await t.call('shell', { command: 'ls -la' })).status).toBe('ok');
@@ -46,7 +62,6 @@ describe('acceptEdits mode', () => {
 
   it('does not accept an edit through a symlink that leads out of the workspace', async () => {
     const target = project.write(join(project.root, 'outside.txt'), 'x');
-    const { symlinkSync } = await import('node:fs');
     symlinkSync(target, join(project.dir, 'src/escape.txt'));
     const t = await permissionHost(project, { settingsFiles: false, mode: 'acceptEdits' });
     expect(status(await t.call('write_file', { path: join(project.dir, 'src/escape.txt'), content: 'pwned' }))).toBe('denied:approval');
