@@ -1,38 +1,21 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: `${VAR}` in plain strings is the configuration syntax under test
-import { type ChildProcess, spawn } from 'node:child_process';
 import { createTestHost } from '@deepseek-ai/dsh-core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { alive, everythingBin, freePort } from './fixtures/servers.js';
+import { everythingBin, freePort, type ListeningServer, startServer } from './fixtures/servers.js';
 import { mcp } from './index.js';
 
-let server: ChildProcess;
+let server: ListeningServer;
 let port: number;
 
-/** Starts server-everything in Streamable HTTP mode on a free port and waits until it listens. */
 beforeAll(async () => {
   port = await freePort();
-  server = spawn(process.execPath, [everythingBin, 'streamableHttp'], {
+  server = await startServer([everythingBin, 'streamableHttp'], new RegExp(`listening on port (${port})`), {
+    stream: 'stderr',
     env: { ...process.env, PORT: String(port) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
-  await new Promise<void>((resolve, reject) => {
-    let seen = '';
-    server.stderr?.on('data', (chunk: Buffer) => {
-      seen += chunk.toString();
-      if (seen.includes(`listening on port ${port}`)) resolve();
-    });
-    server.once('exit', (code) => reject(new Error(`server-everything exited (${code}): ${seen}`)));
   });
 });
 
-afterAll(async () => {
-  const pid = server.pid as number;
-  const exited = new Promise((resolve) => server.once('exit', resolve));
-  process.kill(-pid, 'SIGKILL');
-  await exited;
-  expect(alive(pid)).toBe(false);
-});
+afterAll(() => server.stop());
 
 describe('server-everything over Streamable HTTP on 127.0.0.1', () => {
   it('negotiates a protocol version and calls echo, sum and structured content', async () => {

@@ -1,36 +1,21 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { createTestHost } from '@deepseek-ai/dsh-core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { alive, everythingBin } from './fixtures/servers.js';
+import { everythingBin, type ListeningServer, startServer } from './fixtures/servers.js';
 import { mcp } from './index.js';
 
 /** A 2026-07-28-only server built with the v2 server package (it refuses `initialize`). */
 const v2Server = fileURLToPath(new URL('./fixtures/v2-server.mjs', import.meta.url));
 
-let http: ChildProcess;
+let http: ListeningServer;
 let url: string;
 
 beforeAll(async () => {
-  http = spawn(process.execPath, [v2Server, 'http'], { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  url = await new Promise<string>((resolve, reject) => {
-    let seen = '';
-    http.stdout?.on('data', (chunk: Buffer) => {
-      seen += chunk.toString();
-      const port = /port (\d+)/.exec(seen)?.[1];
-      if (port !== undefined) resolve(`http://127.0.0.1:${port}/mcp`);
-    });
-    http.once('exit', (code) => reject(new Error(`the v2 server exited (${code}): ${seen}`)));
-  });
+  http = await startServer([v2Server, 'http'], /port (\d+)/, { stream: 'stdout' });
+  url = `http://127.0.0.1:${http.found}/mcp`;
 });
 
-afterAll(async () => {
-  const pid = http.pid as number;
-  const exited = new Promise((resolve) => http.once('exit', resolve));
-  process.kill(-pid, 'SIGKILL');
-  await exited;
-  expect(alive(pid)).toBe(false);
-});
+afterAll(() => http.stop());
 
 describe('spec versions: 2026-07-28 through the v2 client, 2025-11-25 through the v1 client, by negotiation', () => {
   it('speaks 2026-07-28 to v2 servers (stdio and HTTP) and 2025-11-25 to server-everything, in one session', async () => {
