@@ -57,8 +57,9 @@ export class TodoState {
 
   /**
    * Takes the list from a live event of this host's log: core checked its
-   * data against the `todo/write` schema and froze it before anyone saw it,
-   * so it is used as it is.
+   * data against the `todo/write` schema before any subscriber saw it, so it
+   * is used as it is (core does not freeze event data; the list is the
+   * call's parsed args, which nothing here changes).
    */
   observeLive(event: AnySessionEvent): void {
     if (event.type === 'todo/write') this.#take(event, event.data.todos as readonly TodoItem[]);
