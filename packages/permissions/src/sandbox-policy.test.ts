@@ -174,6 +174,27 @@ describe('the sandbox settings, read as Claude Code reads them', () => {
     expect(problems.every((p) => p.message.startsWith('.claude/settings.json:'))).toBe(true);
   });
 
+  it('reports the network settings no sandbox of dsh honours, so none is silently ignored', async () => {
+    const file = settings('project', {
+      sandbox: { network: { allowAllUnixSockets: true, httpProxyPort: 8080, socksProxyPort: 1080, allowLocalBinding: true } },
+    });
+    const perms = permissions({ projectDir: project.dir, homeDir: project.home });
+    await createTestHost({ cwd: project.dir, homeDir: project.home, plugins: [perms] });
+    const problems = perms.problems().filter((p) => p.file === file);
+    expect(problems.map((p) => [p.line, p.code])).toEqual([
+      [4, PermissionsErrorCode.SANDBOX_SETTING_UNSUPPORTED],
+      [5, PermissionsErrorCode.SANDBOX_SETTING_UNSUPPORTED],
+      [6, PermissionsErrorCode.SANDBOX_SETTING_UNSUPPORTED],
+    ]);
+    expect(problems[0]?.message).toMatch(/"sandbox\.network\.allowAllUnixSockets": not supported: .*unix sockets stay denied/);
+    expect(problems[1]?.message).toMatch(/"sandbox\.network\.httpProxyPort": not supported: dsh runs its own proxy/);
+    // false asks for nothing dsh does not already do.
+    settings('project', { sandbox: { network: { allowAllUnixSockets: false } } });
+    const again = permissions({ projectDir: project.dir, homeDir: project.home });
+    await createTestHost({ cwd: project.dir, homeDir: project.home, plugins: [again] });
+    expect(again.problems().filter((p) => p.file === file)).toEqual([]);
+  });
+
   it('reads the managed file last, so its single values win and its domains are kept apart', async () => {
     const managed = join(project.root, 'managed-settings.json');
     writeFileSync(managed, JSON.stringify({ sandbox: { network: { allowedDomains: ['corp.example'], allowManagedDomainsOnly: true } } }));

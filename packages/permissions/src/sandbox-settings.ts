@@ -228,6 +228,13 @@ function unsupportedReason(name: string, value: unknown): string | undefined {
       return 'not supported: a hidden path stays hidden in full (stricter than Claude Code)';
     case 'network.allowUnixSockets':
       return 'not supported on Linux (Claude Code honours it on macOS only): unix sockets cannot be allowed by path';
+    case 'network.allowAllUnixSockets':
+      return value === true
+        ? 'not supported: with the network through the proxy, unix sockets stay denied in the sandbox (only tool-bash\'s "sandbox.network: true" allows them, with the whole network)'
+        : undefined;
+    case 'network.httpProxyPort':
+    case 'network.socksProxyPort':
+      return "not supported: dsh runs its own proxy for sandboxed commands, reached through the sandbox's relay; a proxy of your own on this port is not used";
     default:
       return undefined;
   }
