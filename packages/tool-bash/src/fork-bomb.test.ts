@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
 import { bashHosts, bwrapStatus, stoppedOnceStarted, trackProcesses, workspace } from './fixtures/support.js';
+import { cgroupName } from './internal/cgroups.js';
 import { procScanCounts } from './internal/proc-scan.js';
 import { processesMatching } from './processes.js';
 
@@ -94,7 +95,7 @@ describe.skipIf(!status.ok)('a fork bomb in the bwrap sandbox', () => {
     expect(scans).toBe(0);
     const callMarker = /^call=(\S+)$/m.exec(error.data?.stdout ?? '')?.[1] ?? '';
     expect(callMarker).not.toBe('');
-    expect(cgroupsNamed(`dsh-bash-${callMarker}`)).toEqual([]);
+    expect(cgroupsNamed(cgroupName(callMarker))).toEqual([]);
     expect(aliveAtResult).toBe(0);
   });
 });

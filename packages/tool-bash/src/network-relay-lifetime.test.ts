@@ -14,6 +14,8 @@ import { processesMatching } from './processes.js';
 
 const status = await bwrapStatus();
 const ws = workspace();
+// The hosts' TMPDIRs, outside the workspace: a relay folder is never made where a sandbox may write.
+const hostTmps = workspace('dsh-relay-host-tmp-');
 const { env } = trackProcesses();
 const host = bashHosts({ cwd: ws, sandbox: { provider: 'bwrap' } }, env);
 const network = { allowAddresses: ['127.0.0.1'], allowedDomains: ['127.0.0.1'] };
@@ -113,7 +115,7 @@ describe.runIf(status.ok || status.required)('the egress relay of a call', () =>
   }
 
   it('dies with a host killed outright during the call', async () => {
-    const hostTmp = join(ws, 'killed-host-tmp');
+    const hostTmp = join(hostTmps, 'killed-host-tmp');
     mkdirSync(hostTmp);
     const named = join(ws, 'netns');
     child = hostProcess(hostTmp, [`{ ${fetchAndName.replace('PORT', String(webPort))}; } > ${named}; sleep 600`]);
@@ -128,7 +130,7 @@ describe.runIf(status.ok || status.required)('the egress relay of a call', () =>
   });
 
   it("makes the next call's relay once a call is over, and that spare dies with a host killed outright", async () => {
-    const hostTmp = join(ws, 'idle-host-tmp');
+    const hostTmp = join(hostTmps, 'idle-host-tmp');
     mkdirSync(hostTmp);
     const done = join(ws, 'first-done');
     child = hostProcess(hostTmp, [`echo > ${done}`]);

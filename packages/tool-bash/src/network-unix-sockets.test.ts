@@ -12,6 +12,7 @@ import { bashHosts, bwrapStatus, errorOf, okOutput, trackProcesses, workspace } 
 
 const status = await bwrapStatus();
 const ws = workspace();
+const visible = workspace('dsh-unix-sockets-', '/var/tmp');
 const { env } = trackProcesses();
 const host = bashHosts({ cwd: ws, sandbox: { provider: 'bwrap' } }, env);
 
@@ -59,7 +60,8 @@ describe.runIf(status.ok || status.required)('unix sockets with the network thro
   });
 
   it("reaches neither the proxy's own socket nor the call's when they are in sight", async () => {
-    const directory = join(ws, 'egress-sockets');
+    // In sight (the root is read-only inside) but outside the workspace: a socket folder the command may write is refused.
+    const directory = join(visible, 'egress-sockets');
     const t = await host({ sandbox: { network: { ...network, socketDirectory: directory } } });
     const command = `${attempts(join(directory, 'egress.sock'))}\n${attempts(join(directory, 'call-1.sock'))}`;
     const out = okOutput(await t.call('bash', { command }));

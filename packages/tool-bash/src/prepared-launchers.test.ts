@@ -41,7 +41,8 @@ describe.skipIf(!cgroups?.killable)('prepared launchers (cgroup v2 with cgroup.k
       // Leave the background preparation its time, as an agent's think time does.
       await new Promise((r) => setTimeout(r, 100));
     }
-    const cgroupOf = (out: string) => /^0::.*\/dsh-bash-(\w+)$/m.exec(out)?.[1];
+    // dsh-bash-<pid namespace>-<pid>-<marker> (see cgroupName)
+    const cgroupOf = (out: string) => /^0::.*\/dsh-bash-\d+-\d+-(\w+)$/m.exec(out)?.[1];
     const markerOf = (out: string) => /^DSH_BASH_CALL=(\w+)$/m.exec(out)?.[1];
     // The first call makes its cgroup on its path (named after its marker); later ones take a prepared one.
     expect(cgroupOf(outputs[0] ?? '')).toBe(markerOf(outputs[0] ?? ''));

@@ -1,9 +1,10 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sendSignal } from '../processes.js';
+import { hostOwner, ownerGone } from './host-owner.js';
 
 /** Limits a per-call cgroup may carry. */
 export interface CgroupLimits {
@@ -75,7 +76,9 @@ export class CgroupFactory {
       ...optional('v1Pids', usable(directoryOf(mounts, own, 'cgroup', 'pids'), false)),
       ...optional('v1Memory', usable(directoryOf(mounts, own, 'cgroup', 'memory'), false)),
     };
-    return layout.v2 === undefined && layout.v1Pids === undefined && layout.v1Memory === undefined ? undefined : new CgroupFactory(layout);
+    if (layout.v2 === undefined && layout.v1Pids === undefined && layout.v1Memory === undefined) return undefined;
+    sweepAbandoned([layout.v2, layout.v1Pids, layout.v1Memory].filter((dir) => dir !== undefined));
+    return new CgroupFactory(layout);
   }
 
   /** Whether calls can be killed whole through cgroup v2. */
@@ -152,9 +155,42 @@ export class CgroupFactory {
 
 const controllerOf = { processes: 'pids', memoryBytes: 'memory' } as const;
 
-/** A fresh name for a call's cgroup. */
+/** A fresh name for a call's cgroup: it names its owner, so a later host can tell when it was left behind. */
 export function cgroupName(marker: string): string {
-  return `dsh-bash-${marker}`;
+  return `dsh-bash-${hostOwner}-${marker}`;
+}
+
+/** `dsh-bash-<pid namespace>-<pid>-<marker>`. */
+const ownedName = /^dsh-bash-(\d+)-(\d+)-[0-9a-z]+$/;
+
+/**
+ * Removes the empty call cgroups under `parents` whose owner is gone: a host
+ * killed outright (SIGKILL, OOM) cannot remove its calls' cgroups. Only
+ * owners of this pid namespace are judged (a pid of another one cannot be
+ * looked up here); a cgroup with members, or of a live pid (or one reused),
+ * is left; `rmdir` itself refuses a populated cgroup. Returns how many went.
+ */
+export function sweepAbandoned(parents: readonly string[]): number {
+  let removed = 0;
+  for (const parent of parents) {
+    let names: string[];
+    try {
+      names = readdirSync(parent);
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      const found = ownedName.exec(name);
+      if (found === null || !ownerGone(found[1] as string, Number(found[2]))) continue;
+      try {
+        rmdirSync(join(parent, name));
+        removed += 1;
+      } catch {
+        // Populated, or gone already.
+      }
+    }
+  }
+  return removed;
 }
 
 function optional<K extends string>(key: K, value: string | undefined): { [P in K]?: string } {

@@ -1,12 +1,13 @@
 import { spawn } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
-import { delimiter, isAbsolute, join } from 'node:path';
+import { delimiter, dirname, isAbsolute, join } from 'node:path';
 import { feedInputs, stdioOf } from '../internal/run-process.js';
 import { egressEnvironment, inRelayNamespace, relayError } from './egress-relay.js';
 import { type Mask, masksOf } from './masks.js';
 import { holdStubs, sweepStaleStubs } from './mount-stubs.js';
+import { assertOutsideWritable, noteWritablePaths } from './private-directory.js';
 import { byDepth, protectedLayout } from './protected-paths.js';
-import type { EgressRelay, SandboxCommand, SandboxPolicy, SandboxProbe, SandboxProvider } from './provider.js';
+import type { EgressRelay, RelayNamespace, SandboxCommand, SandboxPolicy, SandboxProbe, SandboxProvider } from './provider.js';
 import { RelayPool } from './relay-pool.js';
 import { seccompFilter } from './seccomp.js';
 
@@ -41,11 +42,27 @@ export function bwrapSandbox(options: BwrapSandboxOptions = {}): SandboxProvider
   const filters = { on: seccompFilter(process.arch, true), off: seccompFilter(process.arch, false) };
   // The kernel exempts uid 0 of the initial namespace from RLIMIT_NPROC, and bwrap maps root to root.
   const prlimit = process.getuid?.() === 0 ? undefined : (options.prlimitPath ?? onPath('prlimit'));
+  const relays = new RelayPool(bwrap);
+  /** socat follows the link and then the socket by their host paths: neither folder may be writable for the command. */
+  const checkRelayFolders = (socketPath: string, namespace: RelayNamespace, writable: readonly string[]): void => {
+    const links = relays.linkFolderOf(namespace);
+    if (links === undefined) throw relayError('the relay was not prepared by this sandbox (SandboxProvider.prepareEgress)');
+    try {
+      assertOutsideWritable(links, writable, "relay's link folder");
+    } catch (error) {
+      relays.retire(links);
+      throw error;
+    }
+    assertOutsideWritable(dirname(socketPath), writable, "network proxy's socket folder");
+  };
   const wrap = (given: SandboxCommand, policy: SandboxPolicy): SandboxCommand => {
     const egress = policy.egress?.namespace;
     // Without its relay's namespace the command would run in a network of its own with nowhere to go: refuse.
     if (policy.egress !== undefined && egress === undefined)
       throw relayError('the relay was not prepared (SandboxProvider.prepareEgress) before the sandbox');
+    // Private folders made from now on avoid what this command may write; those socat follows for it are checked.
+    noteWritablePaths(policy.writableRoots);
+    if (policy.egress !== undefined && egress !== undefined) checkRelayFolders(policy.egress.socketPath, egress, policy.writableRoots);
     // The egress relay runs outside the sandbox (see RelayPool): only the host network needs AF_UNIX.
     const filter = policy.network ? filters.on : filters.off;
     const limit = policy.maxProcesses !== undefined && prlimit !== undefined ? [prlimit, `--nproc=${policy.maxProcesses}`, '--'] : [];
@@ -59,7 +76,6 @@ export function bwrapSandbox(options: BwrapSandboxOptions = {}): SandboxProvider
     };
     return egress === undefined ? command : inRelayNamespace(egress, command);
   };
-  const relays = new RelayPool(bwrap);
   return Object.freeze({
     name: 'bwrap',
     containsProcessTree: true,
@@ -69,7 +85,7 @@ export function bwrapSandbox(options: BwrapSandboxOptions = {}): SandboxProvider
     // The probe runs the real profile and checks from inside that `/` is not writable.
     probe: async (policy: SandboxPolicy): Promise<SandboxProbe> => {
       // Before the layout looks at the workspace: a stub a killed host left would pass for a file.
-      sweepStaleStubs();
+      sweepStaleStubs(policy.writableRoots);
       if (filters.off === undefined)
         return { ok: false, reason: `no seccomp filter for the ${process.arch} architecture (x64 and arm64 have one)` };
       // The probe checks the sandbox, not the network: each call's relay reports its own failure.

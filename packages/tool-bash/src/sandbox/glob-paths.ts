@@ -1,5 +1,6 @@
 import { type Dirent, lstatSync, readdirSync } from 'node:fs';
 import { isAbsolute, join, normalize, sep } from 'node:path';
+import type { DirectoryListings } from './directory-listings.js';
 
 /**
  * Absolute paths and globs of the host's sandbox policy, turned into the
@@ -40,10 +41,30 @@ export function compileGlob(text: string): CompiledGlob | undefined {
   return Object.freeze({ text, segments, literal: segments.every((s) => typeof s === 'string' && s !== '**') });
 }
 
-/** The existing paths (or, for a literal pattern, the path itself, existing or not) that `globs` name now. */
-export function expandGlobs(globs: readonly CompiledGlob[], limits: ExpandLimits): Expanded {
+/**
+ * The existing paths (or, for a literal pattern, the path itself, existing or
+ * not) that `globs` name now. With `listings`, directories unchanged since an
+ * earlier walk are not read again (see {@link DirectoryListings}).
+ */
+export function expandGlobs(globs: readonly CompiledGlob[], limits: ExpandLimits, listings?: DirectoryListings): Expanded {
+  if (listings === undefined) return expandWith(globs, limits, { list, listed: () => undefined });
+  listings.begin();
+  try {
+    return expandWith(globs, limits, { list: (dir) => listings.list(dir), listed: (dir) => listings.listed(dir) });
+  } finally {
+    listings.end();
+  }
+}
+
+interface Lister {
+  list(dir: string): readonly Dirent[];
+  /** The entries of `dir` if this walk has listed it already (then a name in it needs no lookup). */
+  listed(dir: string): readonly Dirent[] | undefined;
+}
+
+function expandWith(globs: readonly CompiledGlob[], limits: ExpandLimits, list: Lister): Expanded {
   const found = new Set<string>();
-  const budget = { entries: limits.maxEntries };
+  const budget = { entries: limits.maxEntries, lister: list };
   for (const glob of globs) {
     if (glob.literal) {
       found.add(sep + (glob.segments as string[]).join(sep));
@@ -66,7 +87,7 @@ function walk(
   segments: readonly (string | RegExp)[],
   at: number,
   found: Set<string>,
-  budget: { entries: number },
+  budget: { entries: number; readonly lister: Lister },
   maxMatches: number,
 ): boolean {
   if (at === segments.length) {
@@ -76,8 +97,13 @@ function walk(
     return found.size <= maxMatches;
   }
   const segment = segments[at] as string | RegExp;
-  if (typeof segment === 'string' && segment !== '**') return walk(join(dir, segment), segments, at + 1, found, budget, maxMatches);
-  const entries = list(dir);
+  if (typeof segment === 'string' && segment !== '**') {
+    const listed = at + 1 === segments.length ? budget.lister.listed(dir) : undefined;
+    // The last name, in a directory this walk has listed (`**/.env`): its listing says whether it exists.
+    if (listed !== undefined && !listed.some((entry) => entry.name === segment)) return true;
+    return walk(join(dir, segment), segments, at + 1, found, budget, maxMatches);
+  }
+  const entries = budget.lister.list(dir);
   budget.entries -= entries.length;
   if (budget.entries < 0) return false;
   if (segment === '**') {
@@ -98,8 +124,7 @@ function walk(
 
 function exists(path: string): boolean {
   try {
-    lstatSync(path);
-    return true;
+    return lstatSync(path, { throwIfNoEntry: false }) !== undefined;
   } catch {
     return false;
   }

@@ -1,6 +1,7 @@
 import { realpathSync } from 'node:fs';
 import { DshError, type HostSandboxPolicy, type MergedSandboxPolicy, ToolError } from '@deepseek-ai/dsh-core';
 import { BashErrorCode } from '../errors.js';
+import { DirectoryListings } from './directory-listings.js';
 import { type CompiledGlob, compileGlob, type ExpandLimits, expandGlobs } from './glob-paths.js';
 import type { SandboxPolicy } from './provider.js';
 
@@ -30,13 +31,16 @@ const none: HostPolicyPaths = Object.freeze({ hidden: [], readOnly: [], writable
 /**
  * Reads `host.sandboxPolicy` before each command. The patterns are compiled
  * once per policy version; globs are expanded per call (a secret created
- * mid-session is hidden from the next command on). A host nobody
- * contributed to costs one version compare.
+ * mid-session is hidden from the next command on), reading again only the
+ * directories that changed since the last call (see `DirectoryListings`).
+ * A host nobody contributed to costs one version compare.
  */
 export class HostPolicyReader {
   readonly #channel: HostSandboxPolicy;
   readonly #limits: ExpandLimits;
   #compiled: Compiled | undefined;
+  /** One per kind of path: each kind walks its own patterns, and a cache holds one walk. */
+  readonly #listings = { hidden: new DirectoryListings(), 'read-only': new DirectoryListings(), writable: new DirectoryListings() };
 
   constructor(channel: HostSandboxPolicy, limits: ExpandLimits) {
     this.#channel = channel;
@@ -62,9 +66,9 @@ export class HostPolicyReader {
     });
   }
 
-  #expand(globs: readonly CompiledGlob[], what: string): readonly string[] {
+  #expand(globs: readonly CompiledGlob[], what: 'hidden' | 'read-only' | 'writable'): readonly string[] {
     if (globs.length === 0) return [];
-    const expanded = expandGlobs(globs, this.#limits);
+    const expanded = expandGlobs(globs, this.#limits, this.#listings[what]);
     if (!expanded.ok) throw new HostPolicyRefusal(`the ${what} paths of the host's sandbox policy cannot be enforced: ${expanded.reason}`);
     return expanded.paths;
   }

@@ -1,7 +1,7 @@
-import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { isAbsolute, join, normalize } from 'node:path';
 import { processExists } from '@deepseek-ai/dsh-core';
+import { candidateBases, noteWritablePaths, writablePathSeenHolding } from './private-directory.js';
 
 /**
  * The empty files bwrap creates on the host as mount points for the stubs
@@ -16,7 +16,8 @@ import { processExists } from '@deepseek-ai/dsh-core';
  * held paths are also written to a record file per process (see
  * `StubRecords`); a plugin that starts later removes the stubs of records
  * whose process is gone, unless a live one holds them too
- * (`sweepStaleStubs`).
+ * (`sweepStaleStubs`). A record names files the sweep deletes on the host,
+ * so records are kept, and read, only outside every path a sandbox may write.
  */
 const holders = new Map<string, number>();
 let exitHook = false;
@@ -29,8 +30,11 @@ export function isStub(path: string): boolean {
 /**
  * Removes the stubs that killed processes left (else they would pass for
  * existing files): the bwrap provider does it as it probes, at plugin start.
+ * `writableRoots` (the policy's) are noted first, so a record folder inside
+ * them (a `TMPDIR` in the workspace) is neither read nor written.
  */
-export function sweepStaleStubs(): void {
+export function sweepStaleStubs(writableRoots: readonly string[]): void {
+  noteWritablePaths(writableRoots);
   records.sweep();
 }
 
@@ -79,58 +83,113 @@ interface StubRecord {
   readonly paths: readonly string[];
 }
 
+const uid = process.getuid?.();
+const recordFolderName = `dsh-bash-stubs-${uid ?? 'user'}`;
+
 /**
- * The record files, one per process holding stubs, in a private folder of
- * this user (`$TMPDIR/dsh-bash-stubs-<uid>`). Best effort: a folder that
- * cannot be written leaves stubs to the exit hook, as before.
+ * The record files, one per process holding stubs, in a folder of this user
+ * (`dsh-bash-stubs-<uid>`) on the first base of `candidateBases` that lies
+ * outside every writable path seen (a sandboxed command could plant a record
+ * there naming any empty file of the host) and whose folder is trusted (see
+ * `trusted`: one made by another user in a shared /tmp is skipped). Best
+ * effort: no usable folder leaves stubs to the exit hook, as before.
  */
 class StubRecords {
-  readonly #dir = join(tmpdir(), `dsh-bash-stubs-${process.getuid?.() ?? 'user'}`);
   readonly #self = startTimeOf(process.pid);
+  /** The record file this process last wrote, so a move to another folder removes it. */
+  #written: string | undefined;
 
   /** Writes this process's record (removes it when `paths` is empty). */
   write(paths: readonly string[]): void {
-    const file = join(this.#dir, `${process.pid}.json`);
+    const dir = paths.length === 0 ? undefined : safeFolders(true)[0];
+    const file = dir === undefined ? undefined : join(dir, `${process.pid}.json`);
+    if (this.#written !== undefined && this.#written !== file) removeFile(this.#written);
+    this.#written = undefined;
+    if (file === undefined) return;
     try {
-      if (paths.length === 0) {
-        unlinkSync(file);
-        return;
-      }
-      mkdirSync(this.#dir, { recursive: true, mode: 0o700 });
       const record: StubRecord = { pid: process.pid, started: this.#self ?? '', paths };
       writeFileSync(`${file}.tmp`, JSON.stringify(record), { mode: 0o600 });
       renameSync(`${file}.tmp`, file);
+      this.#written = file;
     } catch {
       // Best effort (see the class).
     }
   }
 
-  /** Removes the stubs of every record whose process is gone, except those a live record holds. */
+  /** Removes the stubs of every trusted record whose process is gone, except those a live record holds. */
   sweep(): void {
-    let names: string[];
-    try {
-      names = readdirSync(this.#dir).filter((name) => name.endsWith('.json'));
-    } catch {
-      return;
-    }
     const live = new Set<string>();
     const dead: { file: string; record: StubRecord }[] = [];
-    for (const name of names) {
-      const file = join(this.#dir, name);
-      const record = readRecord(file);
-      if (record === undefined) continue;
-      if (record.pid !== process.pid && processExists(record.pid) && startTimeOf(record.pid) === record.started) {
-        for (const path of record.paths) live.add(path);
-      } else if (record.pid !== process.pid) dead.push({ file, record });
+    for (const dir of safeFolders(false)) {
+      let names: string[];
+      try {
+        names = readdirSync(dir).filter((name) => /^\d+\.json$/.test(name));
+      } catch {
+        continue;
+      }
+      for (const name of names) {
+        const file = join(dir, name);
+        const record = trusted(file, 'file') ? readRecord(file) : undefined;
+        if (record === undefined || record.pid === process.pid) continue;
+        if (processExists(record.pid) && startTimeOf(record.pid) === record.started) {
+          for (const path of record.paths) live.add(path);
+        } else dead.push({ file, record });
+      }
     }
     for (const { file, record } of dead) {
       for (const path of record.paths) if (!live.has(path)) removeStub(path);
-      try {
-        unlinkSync(file);
-      } catch {
-        // Another process swept it first.
-      }
+      removeFile(file);
     }
+  }
+}
+
+/**
+ * The trusted record folders (realpaths) on the bases outside every writable
+ * path seen; with `create`, only the first, made where missing (the one to
+ * write to).
+ */
+function safeFolders(create: boolean): string[] {
+  const found: string[] = [];
+  for (const base of candidateBases()) {
+    if (writablePathSeenHolding(base) !== undefined) continue;
+    let dir: string;
+    try {
+      dir = join(realpathSync(base), recordFolderName);
+    } catch {
+      continue;
+    }
+    if (create) makeFolder(dir);
+    if (trusted(dir, 'directory') && !found.includes(dir)) found.push(dir);
+    // Writing needs only the first.
+    if (create && found.length > 0) break;
+  }
+  return found;
+}
+
+function makeFolder(dir: string): void {
+  try {
+    mkdirSync(dir, { mode: 0o700 });
+  } catch {
+    // There already (`trusted` decides whether it is usable), or the base is not writable.
+  }
+}
+
+/** Whether `path` is a real (not symlinked) `kind` owned by this user that no one else may write. */
+function trusted(path: string, kind: 'directory' | 'file'): boolean {
+  try {
+    const stats = lstatSync(path);
+    const shape = kind === 'directory' ? stats.isDirectory() : stats.isFile();
+    return shape && stats.uid === uid && (stats.mode & 0o022) === 0;
+  } catch {
+    return false;
+  }
+}
+
+function removeFile(file: string): void {
+  try {
+    unlinkSync(file);
+  } catch {
+    // Gone already (another process swept it first).
   }
 }
 
@@ -140,7 +199,9 @@ function readRecord(file: string): StubRecord | undefined {
   try {
     const value = JSON.parse(readFileSync(file, 'utf8')) as Partial<StubRecord>;
     if (typeof value.pid !== 'number' || typeof value.started !== 'string' || !Array.isArray(value.paths)) return undefined;
-    return { pid: value.pid, started: value.started, paths: value.paths.filter((p): p is string => typeof p === 'string') };
+    // Stubs are absolute realpaths (see `protectedLayout`): anything else was not written by a host.
+    const paths = value.paths.filter((p): p is string => typeof p === 'string' && isAbsolute(p) && normalize(p) === p);
+    return { pid: value.pid, started: value.started, paths };
   } catch {
     return undefined;
   }

@@ -1,5 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DshError, type Host, type ToolContext, ToolError } from '@deepseek-ai/dsh-core';
 import {
@@ -17,6 +16,7 @@ import { findExecutable } from '../internal/find-executable.js';
 import type { NetworkAccessAsker } from './network-access-tool.js';
 import { type NetworkConnectData, networkConnectData } from './network-connect-event.js';
 import type { NetworkPolicyOptions } from './network-policy.js';
+import { makePrivateDirectory, removePrivateDirectory, writablePathSeenHolding } from './private-directory.js';
 import type { EgressRelay } from './provider.js';
 
 /** A bash call whose command may reach the proxy, until `close`. */
@@ -52,6 +52,8 @@ export class NetworkEgress {
   readonly #calls = new Map<string, OpenCall>();
   #proxy: Promise<EgressProxy> | undefined;
   #directory: { readonly path: string; readonly owned: boolean } | undefined;
+  /** Socket folders of ours given up (a sandbox was given a path holding them): removed with the proxy. */
+  readonly #retired: string[] = [];
   #relayPath: string | undefined;
   #idle: NodeJS.Timeout | undefined;
   #sockets = 0;
@@ -123,11 +125,18 @@ export class NetworkEgress {
     return proxy;
   }
 
+  /**
+   * socat follows the call's socket by its host path, so a folder of ours is
+   * made outside every path a sandbox may write, and replaced once one may
+   * (`bwrap`'s `wrap` refuses a call whose socket folder it may write).
+   */
   #socketDirectory(): string {
-    if (this.#directory !== undefined) return this.#directory.path;
+    const current = this.#directory;
+    if (current !== undefined && !(current.owned && writablePathSeenHolding(current.path) !== undefined)) return current.path;
+    if (current !== undefined) this.#retired.push(current.path);
     const given = this.#network.socketDirectory;
     if (given !== undefined) mkdirSync(given, { recursive: true, mode: 0o700 });
-    const path = given ?? mkdtempSync(join(tmpdir(), 'dsh-egress-'));
+    const path = given ?? makePrivateDirectory('dsh-egress-');
     this.#directory = { path, owned: given === undefined };
     return path;
   }
@@ -195,7 +204,8 @@ export class NetworkEgress {
     const directory = this.#directory;
     if (directory?.owned === true && this.#proxy === undefined) {
       this.#directory = undefined;
-      rmSync(directory.path, { recursive: true, force: true });
+      removePrivateDirectory(directory.path);
     }
+    if (this.#proxy === undefined) for (const path of this.#retired.splice(0)) removePrivateDirectory(path);
   }
 }

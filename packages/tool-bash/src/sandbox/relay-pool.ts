@@ -1,10 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readlinkSync, rmSync, symlinkSync, unlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readlinkSync, rmSync, symlinkSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
+import { DshError } from '@deepseek-ai/dsh-core';
 import { findExecutable } from '../internal/find-executable.js';
 import { egressRelayPort, relayError } from './egress-relay.js';
+import { makePrivateDirectory, removePrivateDirectory, writablePathSeenHolding } from './private-directory.js';
 import type { PreparedEgress, RelayNamespace } from './provider.js';
 
 /** How long a spare relay waits for a call before it is ended (ms): calls back to back find one ready, an idle host keeps none. */
@@ -20,10 +21,20 @@ const spareIdleMs = 10_000;
  * call is over. So the call pays no relay exec and no wait for socat: the
  * relay listens before the command exists. Each namespace serves one call
  * and is ended with it.
+ *
+ * socat follows the link with the host's view of `/`, so the link's folder is
+ * made outside every path a sandbox of this process may write (see
+ * `makePrivateDirectory`), and `bwrap`'s `wrap` checks it against each call's
+ * writable paths ({@link RelayPool.linkFolderOf}) before the command runs.
  */
 export class RelayPool {
   readonly #bwrap: string;
   #directory: string | undefined;
+  /** Folders given up while a call still used them: removed once no relay is taken. */
+  readonly #retired: string[] = [];
+  /** The link folder of each taken relay's namespace. */
+  readonly #folders = new WeakMap<RelayNamespace, string>();
+  #taken = 0;
   #spare: { readonly relayPath: string; readonly relay: Promise<PreparedRelay> } | undefined;
   #idle: NodeJS.Timeout | undefined;
   #slots = 0;
@@ -39,28 +50,75 @@ export class RelayPool {
   async take(relayPath: string, socketPath: string): Promise<PreparedEgress> {
     const spare = this.#spare?.relayPath === relayPath ? this.#spare.relay : undefined;
     this.#spare = undefined;
-    let relay = spare === undefined ? undefined : await spare.catch(() => undefined);
-    if (relay?.alive() !== true) {
+    // Counted from now: an idle close while the relay starts must not remove its folder.
+    this.#taken += 1;
+    let relay: PreparedRelay | undefined;
+    try {
+      relay = spare === undefined ? undefined : await spare.catch(() => undefined);
+      // A spare whose folder a sandbox has since been given as writable is not used.
+      if (relay?.alive() !== true || writablePathSeenHolding(relay.folder) !== undefined) {
+        relay?.stop();
+        relay = await this.#start(relayPath);
+      }
+      relay.link(socketPath);
+    } catch (error) {
       relay?.stop();
-      relay = await this.#start(relayPath);
+      this.#taken -= 1;
+      throw DshError.isInstance(error) ? error : relayError(`its link could not be made: ${(error as Error).message}`);
     }
-    relay.link(socketPath);
     const taken = relay;
+    this.#folders.set(taken.namespace, taken.folder);
+    let released = false;
     return {
       namespace: taken.namespace,
       release: () => {
+        if (released) return;
+        released = true;
+        this.#taken -= 1;
         taken.stop();
+        this.#removeUnused();
         this.#refillSoon(relayPath);
       },
     };
   }
 
-  /** Ends the spare relay, if any. */
+  /** The folder holding the link that the relay of `namespace` (taken from this pool) follows. */
+  linkFolderOf(namespace: RelayNamespace): string | undefined {
+    return this.#folders.get(namespace);
+  }
+
+  /**
+   * Gives up the link folder (a call's policy may write it): its spare is
+   * ended and the next relay gets a new folder, away from every writable path
+   * seen; relays taken from it keep it until they are released.
+   */
+  retire(folder: string): void {
+    if (this.#directory !== folder) return;
+    this.#endSpare();
+    this.#directory = undefined;
+    this.#retired.push(folder);
+    this.#removeUnused();
+  }
+
+  /** Ends the spare relay, if any, and removes the link folders when no call holds a relay. */
   close(): void {
     clearTimeout(this.#idle);
+    this.#endSpare();
+    if (this.#taken > 0) return;
+    if (this.#directory !== undefined) this.#retired.push(this.#directory);
+    this.#directory = undefined;
+    this.#removeUnused();
+  }
+
+  #endSpare(): void {
     const spare = this.#spare;
     this.#spare = undefined;
     void spare?.relay.then((relay) => relay.stop()).catch(() => undefined);
+  }
+
+  #removeUnused(): void {
+    if (this.#taken > 0) return;
+    for (const folder of this.#retired.splice(0)) removePrivateDirectory(folder);
   }
 
   /**
@@ -83,14 +141,22 @@ export class RelayPool {
   }
 
   #start(relayPath: string): Promise<PreparedRelay> {
-    this.#directory ??= mkdtempSync(join(tmpdir(), 'dsh-relay-'));
-    return startPreparedRelay(this.#bwrap, relayPath, join(this.#directory, `relay-${++this.#slots}.sock`));
+    // A folder made before a sandbox was given a path that holds it is given up.
+    if (this.#directory !== undefined && writablePathSeenHolding(this.#directory) !== undefined) this.retire(this.#directory);
+    try {
+      this.#directory ??= makePrivateDirectory('dsh-relay-');
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return startPreparedRelay(this.#bwrap, relayPath, this.#directory, `relay-${++this.#slots}.sock`);
   }
 }
 
 /** One relay of the pool. */
 interface PreparedRelay {
   readonly namespace: RelayNamespace;
+  /** The folder of the link socat follows. */
+  readonly folder: string;
   alive(): boolean;
   /** Points the relay at the call's socket. */
   link(socketPath: string): void;
@@ -103,7 +169,8 @@ const enterUserNamespace = process.getuid?.() !== 0;
 /** util-linux's `nsenter`, looked up once. */
 let nsenter: string | undefined | null = null;
 
-function startPreparedRelay(bwrap: string, relayPath: string, linkPath: string): Promise<PreparedRelay> {
+function startPreparedRelay(bwrap: string, relayPath: string, folder: string, linkName: string): Promise<PreparedRelay> {
+  const linkPath = join(folder, linkName);
   if (nsenter === null) nsenter = findExecutable('nsenter') ?? undefined;
   if (nsenter === undefined) return Promise.reject(relayError('nsenter (util-linux) was not found'));
   const child = spawn(
@@ -162,6 +229,7 @@ function startPreparedRelay(bwrap: string, relayPath: string, linkPath: string):
     };
     return {
       namespace,
+      folder,
       alive: () => !stopped && child.exitCode === null && child.signalCode === null,
       link: (socketPath) => {
         // A link left by a relay slot of the same number (a pool that restarted) is replaced.
