@@ -53,7 +53,7 @@ try {
   // A cgroup per call (where this process can create one) costs the kernel's migration of the shell into it.
   const sweepOnly = await toolHost({ cwd, cgroups: false, sandbox: { provider: 'none' } });
   const sweepRatio = await compare(
-    'bash -c true, no sandbox, cgroups: false (process group + marker sweep only) vs a raw spawn',
+    'bash -c true, no sandbox, cgroups: false (own PID namespace as root, else process group + marker sweep) vs a raw spawn',
     () => raw('bash', ['-c', 'true'], cwd),
     () => sweepOnly('true'),
   );

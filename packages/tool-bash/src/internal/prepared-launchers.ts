@@ -71,7 +71,7 @@ export class LauncherPool {
     const spare = this.#spare.get(kill);
     if (spare !== undefined && spare.child.exitCode === null && spare.child.signalCode === null && joined(spare)) {
       this.#spare.delete(kill);
-      claim(spare.child);
+      claimLauncher(spare.child);
       this.#refill(kill);
       return spare;
     }
@@ -120,7 +120,7 @@ function prepare(factory: CgroupFactory, limits: CgroupLimits, name: string, kil
   (child.stdin as NonNullable<ChildProcess['stdin']>).on('error', () => undefined);
   child.stdin?.write(launcherPrelude);
   // An idle launcher must not keep the host process alive; the call that takes it holds it again.
-  idle(child);
+  idleLauncher(child);
   let taken = false;
   child.once('exit', () => {
     if (!taken) void cgroup.release();
@@ -201,16 +201,19 @@ export function callScript(command: SandboxCommand, cwd: string, env: Readonly<R
   ].join('\n');
 }
 
+/** Descriptors of a child process that can be unref'd (its pipes). */
 function pipesOf(child: ChildProcess): Socket[] {
   return child.stdio.filter((s): s is Socket => s !== null && typeof (s as Socket).unref === 'function') as Socket[];
 }
 
-function idle(child: ChildProcess): void {
+/** An idle launcher does not keep the host process alive. */
+export function idleLauncher(child: ChildProcess): void {
   child.unref();
   for (const pipe of pipesOf(child)) pipe.unref();
 }
 
-function claim(child: ChildProcess): void {
+/** A launcher taken by a call holds the host process again. */
+export function claimLauncher(child: ChildProcess): void {
   child.ref();
   for (const pipe of pipesOf(child)) pipe.ref();
 }

@@ -2,8 +2,10 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import type { SandboxCommand } from '../sandbox/provider.js';
 import type { CallCgroup } from './cgroups.js';
+import { type NamespaceLauncher, namespaceLauncherStatusFd, namespaceLaunchers } from './namespace-launchers.js';
 import type { OutputCapture } from './output-capture.js';
-import { launcherPipes, type PreparedLauncher } from './prepared-launchers.js';
+import { type CommandStatus, commandStatus, inPidNamespace, type PidNamespaceSupport, pidNamespaceSupport } from './pid-namespace.js';
+import { launcherCommand, launcherPipes, type PreparedLauncher } from './prepared-launchers.js';
 import { leftovers, type ProcessTree, terminateTree } from './terminate.js';
 
 /** Why the tool stopped a command before it finished by itself. */
@@ -69,31 +71,65 @@ const reportLimit = 64 * 1024;
 const leftoverScanMs = 3_000;
 
 /**
+ * Runs the command (see {@link startProcess}). A call that nothing else
+ * contains (no sandbox's PID namespace, no cgroup with `cgroup.kill`) runs in
+ * a PID namespace of its own where the host allows it (`pid-namespace.ts`),
+ * so it settles only once every process it started is gone.
+ */
+export async function runProcess(request: RunRequest): Promise<RunOutcome> {
+  const uncontained = !request.containsProcessTree && request.cgroup?.killable !== true && request.launcher === undefined;
+  const support = uncontained && process.platform === 'linux' ? await pidNamespaceSupport() : undefined;
+  if (support?.ok !== true) return startProcess(request, undefined);
+  // A namespace made ahead of the call takes unshare's and the init's start-up off its path.
+  const viaLauncher = launcherCommand(request.command, request.env);
+  const launcher = viaLauncher === undefined ? undefined : namespaceLaunchers(support, request.killGraceMs).take();
+  return launcher === undefined || viaLauncher === undefined
+    ? startProcess(request, { support })
+    : startProcess({ ...request, command: viaLauncher }, { launcher });
+}
+
+/** How a call gets its own PID namespace: a fresh `unshare`, or a launcher made ahead. */
+type OwnNamespace = { readonly support: PidNamespaceSupport & { ok: true } } | { readonly launcher: NamespaceLauncher };
+
+/**
  * Spawns the command in its own process group (session), stdin from
  * `/dev/null`, stdout/stderr into the capture and (when asked) fd 3 as a side channel, and
  * settles once the leader has exited and nothing of its tree is left: on
  * timeout, abort or output flood the tree is terminated (SIGTERM, grace,
  * SIGKILL); after a normal exit, leftovers (background jobs, escapees with the
  * marker) are terminated the same way. Never waits on a pipe that a stray
- * process could hold open forever.
+ * process could hold open forever. In the call's own PID namespace the init
+ * reports the command's exit and gives its leftovers their grace itself.
  */
-export function runProcess(request: RunRequest): Promise<RunOutcome> {
+function startProcess(request: RunRequest, namespace: OwnNamespace | undefined): Promise<RunOutcome> {
   const started = performance.now();
   let child: ChildProcess;
-  if (request.launcher !== undefined) {
-    child = request.launcher.child;
-    request.launcher.start(request.command, request.cwd, request.env, request.reportChannel);
+  /** Where the namespace's init reports the command's exit (the next descriptor after the command's own). */
+  let statusFd: number | undefined;
+  const launcher: Pick<PreparedLauncher, 'child' | 'start'> | undefined =
+    request.launcher ?? (namespace !== undefined && 'launcher' in namespace ? namespace.launcher : undefined);
+  if (launcher !== undefined) {
+    child = launcher.child;
+    if (launcher !== request.launcher) statusFd = namespaceLauncherStatusFd;
+    launcher.start(request.command, request.cwd, request.env, request.reportChannel);
     // The launcher has every descriptor; the ones this call does not use are closed on its side.
     if (!request.reportChannel) child.stdio[3]?.destroy();
     if ((request.command.inputs ?? []).length === 0) child.stdio[4]?.destroy();
     for (const fd of launcherPipes) if (!(request.command.pipes ?? []).includes(fd)) child.stdio[fd]?.destroy();
   } else
     try {
-      child = spawn(request.command.file, [...request.command.args], {
+      const stdio = stdioOf(request.reportChannel, request.command);
+      const support = namespace !== undefined && 'support' in namespace ? namespace.support : undefined;
+      if (support !== undefined) statusFd = stdio.push('pipe') - 1;
+      const command =
+        support === undefined || statusFd === undefined
+          ? request.command
+          : inPidNamespace(request.command, support, statusFd, request.killGraceMs);
+      child = spawn(command.file, [...command.args], {
         cwd: request.cwd,
         env: request.env,
         detached: true,
-        stdio: stdioOf(request.reportChannel, request.command),
+        stdio,
         windowsHide: true,
       });
     } catch (error) {
@@ -115,11 +151,16 @@ export function runProcess(request: RunRequest): Promise<RunOutcome> {
     let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
     let stopping: Promise<{ escalated: boolean; survivors: readonly number[] }> | undefined;
     let finished = false;
+    /** The init's report (own PID namespace): once it has a first line, the command itself has exited. */
+    const statusStream = statusFd === undefined ? undefined : (child.stdio[statusFd] as Readable);
+    let statusText = '';
+    let commandExit: CommandStatus | undefined;
 
     const tree: ProcessTree = {
       pid: child.pid ?? -1,
       marker: request.marker,
       containsProcessTree: request.containsProcessTree,
+      ownInit: statusStream !== undefined,
       hasExited: () => exit !== undefined,
       // A cgroup that only carries limits (a sandbox's) still lists who gets SIGTERM; only a killable one is watched.
       cgroup: request.cgroup,
@@ -127,7 +168,8 @@ export function runProcess(request: RunRequest): Promise<RunOutcome> {
 
     const stopTree = (cause: StopCause): void => {
       // Without a pid the spawn failed and 'error' follows; never signal pid -1's negation (init).
-      if (stop !== undefined || exit !== undefined || child.pid === undefined) return;
+      // Once the command has exited, its namespace's init gives the leftovers their grace itself.
+      if (stop !== undefined || exit !== undefined || commandExit !== undefined || child.pid === undefined) return;
       stop = cause;
       stopping = terminateTree(tree, request.killGraceMs);
       // A leader that survives SIGKILL (stuck in the kernel) never sends 'exit': settle without it.
@@ -155,6 +197,16 @@ export function runProcess(request: RunRequest): Promise<RunOutcome> {
       if (report.length < reportLimit) report += text;
     });
     for (const stream of streams) stream.on('error', () => undefined);
+    statusStream?.on('error', () => undefined);
+    statusStream?.setEncoding('utf8');
+    statusStream?.on('data', (text: string) => {
+      if (statusText.length < reportLimit) statusText += text;
+      if (commandExit === undefined && statusText.includes('\n')) {
+        commandExit = commandStatus(statusText);
+        // The command is over (as a plain shell's 'exit'): its deadline and abort no longer apply.
+        if (commandExit !== undefined) cleanup();
+      }
+    });
 
     const timer = setTimeout(() => stopTree({ kind: 'timeout', timeoutMs: request.timeoutMs }), request.timeoutMs);
     const onAbort = (): void => stopTree({ kind: 'abort', reason: request.signal.reason });
@@ -191,17 +243,21 @@ export function runProcess(request: RunRequest): Promise<RunOutcome> {
         const closed = await allClosed(streams, quickCloseMs);
         if (await leftovers(tree, request.sweep && !closed, leftoverScanMs)) termination = await terminateTree(tree, request.killGraceMs);
       }
-      await allClosed(streams, pipeCloseMs);
+      await allClosed(statusStream === undefined ? streams : [...streams, statusStream], pipeCloseMs);
       for (const stream of streams) stream.destroy();
+      statusStream?.destroy();
+      // In its own namespace the command's exit is the init's report; unshare's own exit only when the init was killed first.
+      const reported = statusStream === undefined ? undefined : commandStatus(statusText);
+      const ended = reported ?? { code: exit?.code ?? null, signal: exit?.signal ?? null, escalated: false };
       // Settles once the launcher is gone: its pipes closed.
       await attached;
       // Settled only once the call's cgroup is gone (or handed to the background retry after a bounded wait).
       await request.cgroup?.release();
       resolve({
-        exitCode: exit?.code ?? null,
-        signal: exit?.signal ?? null,
+        exitCode: ended.code,
+        signal: ended.signal,
         stop,
-        escalated: termination?.escalated ?? false,
+        escalated: (termination?.escalated ?? false) || ended.escalated,
         survivors: termination?.survivors ?? [],
         report,
         durationMs: Math.round(performance.now() - started),

@@ -13,6 +13,12 @@ export interface ProcessTree {
   readonly marker: string;
   /** True when every process dies with the leader (a PID namespace). */
   readonly containsProcessTree: boolean;
+  /**
+   * True when the leader is `unshare` and the namespace's init is dsh's own
+   * (`pid-namespace.ts`): it forwards SIGTERM to every process inside, and the
+   * leader exits only once the namespace is empty.
+   */
+  readonly ownInit?: boolean;
   /** Whether the leader has exited (and been reaped). */
   hasExited(): boolean;
   /** The call's own cgroup, when it has one (every process of the call, escaped or not). */
@@ -79,11 +85,14 @@ interface Strategy {
 export async function terminateTree(tree: ProcessTree, graceMs: number): Promise<Termination> {
   // A pid of 0 or 1 would turn a group kill into "every process"; there is no tree without a real pid.
   if (!(tree.pid > 1)) return { escalated: false, survivors: [] };
-  const strategy = tree.containsProcessTree
-    ? namespaceStrategy(tree)
-    : tree.cgroup?.killable === true
-      ? cgroupStrategy(tree, tree.cgroup)
-      : groupStrategy(tree);
+  const strategy =
+    tree.ownInit === true
+      ? ownInitStrategy(tree)
+      : tree.containsProcessTree
+        ? namespaceStrategy(tree)
+        : tree.cgroup?.killable === true
+          ? cgroupStrategy(tree, tree.cgroup)
+          : groupStrategy(tree);
   await strategy.term();
   if (await until(strategy, performance.now() + graceMs)) return { escalated: false, survivors: [] };
   await strategy.kill();
@@ -103,7 +112,7 @@ export async function leftovers(tree: ProcessTree, sweep: boolean, budgetMs: num
   if (!(tree.pid > 1)) return false;
   if (tree.cgroup?.killable === true && tree.cgroup.populated()) return true;
   // A namespace is empty once its launcher exited; a cgroup (limits only) that still lists a member says otherwise.
-  if (tree.containsProcessTree) return tree.cgroup?.populated() === true;
+  if (tree.containsProcessTree || tree.ownInit === true) return tree.cgroup?.populated() === true;
   const deadline = performance.now() + budgetMs;
   if (groupMayExist(tree.pid) && (!hasProc() || (await groupMembersAsync(tree.pid, { deadline })).pids.length > 0)) return true;
   return sweep && hasProc() && (await markedProcessesAsync(tree.marker, { deadline })).pids.length > 0;
@@ -144,6 +153,53 @@ function namespaceStrategy(tree: ProcessTree): Strategy {
     gone: async () => tree.hasExited() && !initAlive() && tree.cgroup?.populated() !== true,
     survivors: async () => [...(tree.hasExited() ? [] : [tree.pid]), ...(initAlive() ? [(init as NamespaceInit).pid] : [])],
   };
+}
+
+/**
+ * A namespace whose init is dsh's own: SIGTERM to that init, which passes it
+ * to every process inside (escapees included); then SIGUSR2, on which it
+ * exits (SIGKILL only if it did not), after which the kernel kills
+ * everything inside and `unshare` exits once they are gone.
+ * Before the init has forked the command its SIGTERM handler may not be set
+ * (PID 1 ignores a signal it does not handle): nothing has run, so it is killed at once.
+ */
+function ownInitStrategy(tree: ProcessTree): Strategy {
+  const init = tree.hasExited() ? undefined : namespaceInit(tree.pid);
+  const initAlive = (): boolean => init !== undefined && isSameProcess(init);
+  let kills = 0;
+  // Once seen with a child the init keeps its handlers, even when its last child is gone.
+  let handles = false;
+  const ready = (): boolean => (handles ||= init !== undefined && initHandles(init));
+  const killAll = (): void => {
+    kills += 1;
+    if (init !== undefined && initAlive() && ready()) {
+      // The init's own exit reports the command's end; a SIGKILL is for an init that did not answer.
+      sendSignal(init.pid, kills === 1 ? 'SIGUSR2' : 'SIGKILL');
+      return;
+    }
+    // Nothing of the command runs yet: unshare first (it dies by the signal; a SIGKILLed init would make
+    // it exit 1 with a message in the command's stderr), then the init (`--kill-child` would do it too).
+    if (!tree.hasExited()) sendSignal(tree.pid, 'SIGKILL');
+    if (init !== undefined && initAlive()) sendSignal(init.pid, 'SIGKILL');
+  };
+  return {
+    killWaitMs: namespaceTeardownMs / 2,
+    async term() {
+      // Before its handlers are set the init (PID 1) would ignore SIGTERM; nothing has run, so nothing is owed a grace.
+      if (init === undefined || !ready()) killAll();
+      else sendSignal(init.pid, 'SIGTERM');
+    },
+    async kill() {
+      killAll();
+    },
+    gone: async () => tree.hasExited() && tree.cgroup?.populated() !== true,
+    survivors: async () => [...(tree.hasExited() ? [] : [tree.pid]), ...(initAlive() ? [(init as NamespaceInit).pid] : [])],
+  };
+}
+
+/** Whether the init has set its handlers: it forks the command only after (before, PID 1 ignores what it gets). */
+function initHandles(init: NamespaceInit): boolean {
+  return firstChild(init.pid) !== undefined;
 }
 
 function cgroupStrategy(tree: ProcessTree, cgroup: CallCgroup): Strategy {
