@@ -175,6 +175,13 @@ describe('run_code while the guest waits for an answer', () => {
     const t = await codeHost({ timeoutMs: 300 });
     const code = 'await tools.add({ a: 1, b: 2 });\nawait tools.slow({ ms: 600000, label: "stuck" });\nreturn 1;';
     expect(errorOf(await t.call('run_code', { code })).code).toBe('PROGRAM_TIMEOUT');
-    expect(okOutput(await t.call('run_code', { code: 'return (await tools.add({ a: 2, b: 2 })).sum;' })).result).toBe(4);
+    // The next program runs. On a loaded machine the replacement worker's start may itself outlast
+    // 300 ms, so a timeout is tried again; any other answer fails, and the test's timeout bounds it.
+    for (;;) {
+      const next = await t.call('run_code', { code: 'return (await tools.add({ a: 2, b: 2 })).sum;' });
+      if (next.status === 'error' && next.error.code === 'PROGRAM_TIMEOUT') continue;
+      expect(okOutput(next).result).toBe(4);
+      break;
+    }
   });
 });
