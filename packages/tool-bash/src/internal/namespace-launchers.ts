@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import type { SandboxCommand } from '../sandbox/provider.js';
 import { inPidNamespace, type PidNamespaceSupport } from './pid-namespace.js';
-import { callScript, claimLauncher, idleLauncher } from './prepared-launchers.js';
+import { callScript, claimLauncher, idleLauncher, launcherPipes } from './prepared-launchers.js';
 
 /**
  * An unsandboxed call's PID namespace, made ahead of the call: `unshare`, its
@@ -16,8 +16,8 @@ export interface NamespaceLauncher {
   start(command: SandboxCommand, cwd: string, env: Readonly<Record<string, string>>, reportChannel: boolean): void;
 }
 
-/** The init's report descriptor in a launcher: after stdin, stdout, stderr, fd 3 (report), fd 4 (input), fds 5–6 (pipes). */
-export const namespaceLauncherStatusFd = 7;
+/** The init's report descriptor in a launcher: the one after every descriptor a cgroup launcher has (report, input, pipes). */
+export const namespaceLauncherStatusFd = Math.max(...launcherPipes) + 1;
 
 /** One spare launcher, made again in the background each time one is taken. */
 class NamespaceLauncherPool {
