@@ -171,29 +171,32 @@ export function mcp(options: McpOptions = {}): McpPlugin {
       // One set of server processes belongs to one host; a second host needs its own mcp() plugin.
       if (inUse) throw new Error('this mcp() plugin is already registered with a host; create another for a second host');
       inUse = true;
-      defineServerEvents(host);
-      host.hooks.preExecute.tap({ name: mcpPluginName, stage: -100 }, (state) => {
-        const reason = askTools.get(state.call.name);
-        return reason === undefined ? undefined : { decision: 'ask', reason };
-      });
-      const loaded = await loadServerConfigs({
-        files: o.configFiles,
-        servers: o.servers,
-        overrides: o.overrides,
-        env: o.env ?? process.env,
-        cwd: o.cwd ?? process.cwd(),
-      });
-      problems = loaded.problems;
-      for (const problem of loaded.problems) if (problem.server !== undefined) invalid.push(problem);
-      for (const server of loaded.servers) addServer(host, server);
+      // The wait for the first start counts from here, not from the spawns: on a starved machine reading the
+      // configuration and spawning can take seconds, which must not push register past the host's own deadline.
       let timer: NodeJS.Timeout | undefined;
-      await Promise.race([
-        plugin.ready(),
-        new Promise<void>((resolve) => {
-          timer = setTimeout(resolve, o.startupTimeoutMs);
-        }),
-      ]);
-      clearTimeout(timer);
+      const waitEnds = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, o.startupTimeoutMs);
+      });
+      try {
+        defineServerEvents(host);
+        host.hooks.preExecute.tap({ name: mcpPluginName, stage: -100 }, (state) => {
+          const reason = askTools.get(state.call.name);
+          return reason === undefined ? undefined : { decision: 'ask', reason };
+        });
+        const loaded = await loadServerConfigs({
+          files: o.configFiles,
+          servers: o.servers,
+          overrides: o.overrides,
+          env: o.env ?? process.env,
+          cwd: o.cwd ?? process.cwd(),
+        });
+        problems = loaded.problems;
+        for (const problem of loaded.problems) if (problem.server !== undefined) invalid.push(problem);
+        for (const server of loaded.servers) addServer(host, server);
+        await Promise.race([plugin.ready(), waitEnds]);
+      } finally {
+        clearTimeout(timer);
+      }
     },
     ready: async () => {
       await Promise.all([...entries.values()].map((e) => e.connection.firstAttempt()));

@@ -1,0 +1,35 @@
+import { execFileSync } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createHost } from '@deepseek-ai/dsh-core';
+import { afterEach, expect, it } from 'vitest';
+import { closeAll, tempDir } from './fixtures/servers.js';
+import { type McpPlugin, mcp } from './index.js';
+
+const plugins: McpPlugin[] = [];
+afterEach(async () => {
+  await closeAll(plugins);
+});
+
+// The host gives register 6 s, and the plugin waits up to 5.7 s for its servers. Reading the configuration takes
+// 0.3 s (a FIFO nobody writes until then). Counted from the spawns, the wait would end at 6 s or later, always past
+// the host's deadline; counted from register's own start it ends at 5.7 s, and the machine would have to stall the
+// process for over 5 s to change the verdict.
+it("ends register within startupTimeoutMs of register's start, however long reading the configuration took", async () => {
+  const slowConfig = join(tempDir(), '.mcp.json');
+  execFileSync('mkfifo', [slowConfig]);
+  const plugin = mcp({
+    configFiles: [slowConfig],
+    servers: { silent: { command: 'sleep', args: ['60'] } },
+    startupTimeoutMs: 5_700,
+  });
+  plugins.push(plugin);
+  const released = new Promise<void>((resolve, reject) => {
+    setTimeout(() => writeFile(slowConfig, '{"mcpServers":{}}').then(resolve, reject), 300);
+  });
+  const host = createHost({ pluginTimeoutMs: 6_000 });
+  await expect(host.use(plugin)).resolves.toBeUndefined();
+  await released;
+  expect(plugin.problems()).toEqual([]);
+  expect(plugin.servers().map((s) => s.name)).toEqual(['silent']);
+});
