@@ -1,7 +1,10 @@
 // Issue 35 item 5 without the sandbox and without a cgroup: the call runs in a PID namespace of its own
 // (as root, with util-linux unshare), so its result comes only after every process it started is gone,
 // setsid escapees and ones that cleared their environment included. Bounded: 200 sleepers, no fork bomb.
-import { describe, expect, it } from 'vitest';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
 import { bashHosts, errorOf, okOutput, stoppedOnceStarted, trackProcesses, workspace } from './fixtures/support.js';
 import { pidNamespaceSupport } from './internal/pid-namespace.js';
 import { killProcessesMatching, processesMatching } from './processes.js';
@@ -29,6 +32,13 @@ function escapees(cleared: string): string {
 function alive(m: string, cleared: string): string[] {
   return [...processesMatching(m), ...processesMatching(cleared)].map((p) => `${p.pid} ${p.command}`);
 }
+
+/** A host in a process of its own, so that a test can kill it outright. */
+let hostProcess: ChildProcess | undefined;
+afterEach(() => {
+  hostProcess?.kill('SIGKILL');
+  hostProcess = undefined;
+});
 
 describe.skipIf(!support.ok)(`without the sandbox and without a cgroup, in a PID namespace${why}`, () => {
   it('settles after a normal exit only once 200 setsid escapees and one with a cleared environment are gone', async () => {
@@ -108,5 +118,40 @@ describe.skipIf(!support.ok)(`without the sandbox and without a cgroup, in a PID
     expect(error.code).toBe('TOOL_TIMEOUT');
     expect(error.data).toMatchObject({ escalated: true, exitCode: null, signal: 'SIGKILL', stderr: '' });
     expect(processesMatching(m)).toEqual([]);
+  });
+
+  // A host killed outright runs no exit hook and cannot signal anything: the namespace must die with it.
+  // The first call of a host starts unshare for itself; a later one takes a namespace made ahead.
+  it.each([
+    ['the first call of a host', 0],
+    ['a later call, in a namespace made ahead', 1],
+  ])('dies with a host killed outright: %s', async (_label, callsBefore) => {
+    const m = mark();
+    const cleared = `${m}cleared`;
+    const started = join(ws, `${m}-started`);
+    const command = marked(m, `${escapees(cleared)}\ntouch ${started}; sleep 600`);
+    const script = `
+      import { createHost } from '@deepseek-ai/dsh-core';
+      import { toolBash } from '${new URL('../dist/index.js', import.meta.url).pathname}';
+      const host = createHost({ defaultDecision: 'allow' });
+      await host.use(toolBash({ cwd: ${JSON.stringify(ws)}, cgroups: false, sandbox: { provider: 'none' }, env: { set: ${JSON.stringify(env)} } }));
+      for (let i = 0; i < ${callsBefore}; i++) await host.runStep({ calls: [{ id: 'warm' + i, name: 'bash', args: { command: 'true' } }] });
+      // Time for the namespace of the next call to be made ahead.
+      if (${callsBefore} > 0) await new Promise((resolve) => setTimeout(resolve, 500));
+      await host.runStep({ calls: [{ id: 'long', name: 'bash', args: { command: ${JSON.stringify(command)}, timeout: 600000 } }] });
+    `;
+    try {
+      hostProcess = spawn(process.execPath, ['--input-type=module', '-e', script], { cwd: import.meta.dirname, stdio: 'ignore' });
+      const exited = new Promise((resolve) => hostProcess?.once('exit', resolve));
+      // The test timeout is the only bound.
+      while (!existsSync(started)) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(alive(m, cleared).length).toBeGreaterThan(200);
+      hostProcess.kill('SIGKILL');
+      await exited;
+      // The kernel kills a namespace whose init died; the test timeout bounds the wait, not a clock of its own.
+      while (alive(m, cleared).length > 0) await new Promise((resolve) => setTimeout(resolve, 50));
+    } finally {
+      killProcessesMatching(cleared);
+    }
   });
 });

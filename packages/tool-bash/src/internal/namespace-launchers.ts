@@ -61,7 +61,7 @@ const pools = new Map<string, NamespaceLauncherPool>();
 
 /** The launcher pool for calls with this support and grace period. */
 export function namespaceLaunchers(support: PidNamespaceSupport & { ok: true }, graceMs: number): NamespaceLauncherPool {
-  const key = `${support.unshare}\0${support.perl}\0${graceMs}`;
+  const key = `${support.unshare}\0${support.perl}\0${support.setpriv}\0${graceMs}`;
   let pool = pools.get(key);
   if (pool === undefined) {
     pool = new NamespaceLauncherPool(support, graceMs);

@@ -47,9 +47,19 @@ exit(($status & 127) ? 128 + ($status & 127) : $status >> 8);
 `;
 
 /** Where an unsandboxed call can get a PID namespace of its own, found once per `unshare` found. */
-export type PidNamespaceSupport =
-  | { readonly ok: true; readonly unshare: string; readonly perl: string }
-  | { readonly ok: false; readonly reason: string };
+export type PidNamespaceSupport = ({ readonly ok: true } & NamespaceTools) | { readonly ok: false; readonly reason: string };
+
+/** The programs that make an unsandboxed call's PID namespace. */
+export interface NamespaceTools {
+  readonly unshare: string;
+  readonly perl: string;
+  /**
+   * util-linux `setpriv`, when on `PATH`: `unshare` then dies with the thread
+   * that started it (`--pdeathsig KILL`), so a host killed outright takes its
+   * calls' namespaces with it. Without it they run until their command ends.
+   */
+  readonly setpriv?: string;
+}
 
 /** The warning code of the one-time diagnostic when a root host cannot give calls a PID namespace. */
 export const noPidNamespaceWarning = 'DSH_BASH_NO_PID_NAMESPACE';
@@ -69,10 +79,11 @@ export function pidNamespaceSupport(): Promise<PidNamespaceSupport> {
   if (process.getuid?.() !== 0) return Promise.resolve({ ok: false, reason: 'not root' });
   const unshare = findExecutable('unshare');
   const perl = findExecutable('perl');
-  const key = `${unshare}\0${perl}`;
+  const setpriv = findExecutable('setpriv');
+  const key = `${unshare}\0${perl}\0${setpriv}`;
   let probe = probes.get(key);
   if (probe === undefined) {
-    probe = probeNamespace(unshare, perl).then((support) => {
+    probe = probeNamespace(unshare, perl, setpriv).then((support) => {
       if (!support.ok && !warned.has(support.reason)) {
         warned.add(support.reason);
         process.emitWarning(
@@ -88,11 +99,12 @@ export function pidNamespaceSupport(): Promise<PidNamespaceSupport> {
   return probe;
 }
 
-function probeNamespace(unshare: string | undefined, perl: string | undefined): Promise<PidNamespaceSupport> {
+function probeNamespace(unshare: string | undefined, perl: string | undefined, setpriv: string | undefined): Promise<PidNamespaceSupport> {
   if (unshare === undefined) return Promise.resolve({ ok: false, reason: 'no unshare (util-linux) on PATH' });
   if (perl === undefined) return Promise.resolve({ ok: false, reason: 'no perl on PATH' });
+  const tools: NamespaceTools = setpriv === undefined ? { unshare, perl } : { unshare, perl, setpriv };
   return new Promise((resolve) => {
-    const command = inPidNamespace({ file: '/bin/sh', args: ['-c', 'exit 7'] }, { unshare, perl }, 3, 0);
+    const command = inPidNamespace({ file: '/bin/sh', args: ['-c', 'exit 7'] }, tools, 3, 0);
     const child = spawn(command.file, [...command.args], { stdio: ['ignore', 'ignore', 'pipe', 'pipe'] });
     let stderr = '';
     let status = '';
@@ -106,7 +118,7 @@ function probeNamespace(unshare: string | undefined, perl: string | undefined): 
     child.once('close', (code) =>
       resolve(
         code === 7 && commandStatus(status)?.code === 7
-          ? { ok: true, unshare, perl }
+          ? { ok: true, ...tools }
           : { ok: false, reason: `${unshare} --pid failed (exit ${code}): ${stderr.trim().slice(0, 200) || 'no message'}` },
       ),
     );
@@ -116,19 +128,17 @@ function probeNamespace(unshare: string | undefined, perl: string | undefined): 
 /**
  * `command` run as the child of {@link initScript} in a new PID namespace
  * with its own `/proc` (so `$!` and `/proc/$!` name the same process), which
- * dies with `unshare` (`--kill-child`). The command's wait status comes on
+ * dies with `unshare` (`--kill-child`), which dies with its starter (`setpriv
+ * --pdeathsig`, when there is one). The command's wait status comes on
  * `statusFd`, which the command itself does not inherit.
  */
-export function inPidNamespace(
-  command: SandboxCommand,
-  tools: { readonly unshare: string; readonly perl: string },
-  statusFd: number,
-  graceMs: number,
-): SandboxCommand {
+export function inPidNamespace(command: SandboxCommand, tools: NamespaceTools, statusFd: number, graceMs: number): SandboxCommand {
+  const diesWithStarter = tools.setpriv === undefined ? [] : ['--pdeathsig', 'KILL', '--', tools.unshare];
   return {
     ...command,
-    file: tools.unshare,
+    file: tools.setpriv ?? tools.unshare,
     args: [
+      ...diesWithStarter,
       '--pid',
       '--fork',
       '--kill-child',
