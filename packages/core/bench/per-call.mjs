@@ -3,7 +3,8 @@
 import { createHost, defineTool, z } from '@deepseek-ai/dsh-core';
 import tapable from 'tapable';
 import { recordRatio } from '../../../scripts/bench/report.mjs';
-import { interleaved, ns } from './timing.mjs';
+import { stableRatio } from '../../../scripts/bench/stable-ratio.mjs';
+import { interleaved, ns, timeOps } from './timing.mjs';
 
 const body = (args) => ({ echoed: args.text });
 const args = { text: 'hello' };
@@ -46,14 +47,21 @@ export async function perCall() {
   // A harness built on tapable gets the model's arguments as JSON text too and must parse them:
   // against text, the baseline parses the same text with JSON.parse before its taps.
   const tapableFromText = (sent) => async () => body(await hook.promise(JSON.parse(sent)));
-  const object = await interleaved([tapableCall, callsOf(host(small, everything), args)]);
-  const text = await interleaved([tapableFromText(argsText), callsOf(host(small, everything), argsText)]);
-  const edit = await interleaved([tapableFromText(editText), callsOf(host(small, everything), editText)]);
+  // Each pair in alternated rounds until two passes agree within 0.05 (scripts/bench/stable-ratio.mjs).
+  const pair = (baseline, candidate) =>
+    stableRatio(
+      () => timeOps(baseline, 5_000),
+      () => timeOps(candidate, 5_000),
+      { rounds: 15, maxRounds: 120 },
+    );
+  const object = await pair(tapableCall, callsOf(host(small, everything), args));
+  const text = await pair(tapableFromText(argsText), callsOf(host(small, everything), argsText));
+  const edit = await pair(tapableFromText(editText), callsOf(host(small, everything), editText));
   console.log(
-    `tapable waterfall, 10 promise taps + body: ${ns(object.medians[0])}; with JSON.parse of the small text ${ns(text.medians[0])}, of the edit's ${ns(edit.medians[0])}`,
+    `tapable waterfall, 10 promise taps + body: ${ns(object.base)}; with JSON.parse of the small text ${ns(text.base)}, of the edit's ${ns(edit.base)}`,
   );
   console.log(
-    `dsh, 10 taps on each of 4 points + 3 guards: ${ns(object.medians[1])} with object args, ${ns(text.medians[1])} with small JSON text, ${ns(edit.medians[1])} with an edit's JSON text`,
+    `dsh, 10 taps on each of 4 points + 3 guards: ${ns(object.ours)} with object args, ${ns(text.ours)} with small JSON text, ${ns(edit.ours)} with an edit's JSON text`,
   );
 
   // The breakdown: each row adds one stage to the row above; all rows share one interleaved run.
@@ -96,9 +104,18 @@ export async function perCall() {
   );
 
   const label = (sent, baseline) => `per-call pipeline, 10 taps x 4 points + 3 guards, ${sent}, vs tapable waterfall + ${baseline}`;
+  const row = (sent, baseline, measured) =>
+    recordRatio({
+      pkg: 'core',
+      label: label(sent, baseline),
+      ratio: measured.ratio,
+      target: 2.5,
+      spread: measured.spread,
+      rounds: measured.rounds,
+    });
   return [
-    recordRatio({ pkg: 'core', label: label('object args', 'body'), ratio: object.ratios[1], target: 2.5 }),
-    recordRatio({ pkg: 'core', label: label('small JSON text args', 'JSON.parse + body'), ratio: text.ratios[1], target: 2.5 }),
-    recordRatio({ pkg: 'core', label: label("an edit's JSON text args", 'JSON.parse + body'), ratio: edit.ratios[1], target: 2.5 }),
+    row('object args', 'body', object),
+    row('small JSON text args', 'JSON.parse + body', text),
+    row("an edit's JSON text args", 'JSON.parse + body', edit),
   ].every(Boolean);
 }
