@@ -9,11 +9,11 @@
 //         connection authorized by the OAuth provider (tokens from the auth store), against one without auth
 //         (`oauth: false`) to the same server process (target <= 1.05x: the provider's per-request work is small).
 //   start-up: five stdio servers started in parallel by the plugin against the slowest of them
-//         started alone (target <= 1.3x).
+//         started alone (target <= 1.3x per round of starts the cores allow: 1.3 x ceil(servers / cores)).
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { createHost } from '@deepseek-ai/dsh-core';
 import { createTestHost } from '@deepseek-ai/dsh-core/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -188,12 +188,16 @@ async function startBench() {
   }
   const ours = median(together);
   const base = median(slowest);
+  // Issue 40: five Node servers starting at once share the machine's cores, so the target is 1.3x for each
+  // round of starts the cores allow (1.3 x ceil(servers / cores)): 1.3x from five cores on, 3.9x on two.
+  const servers = Object.keys(fiveServers).length;
+  const cores = availableParallelism();
   recordRatio({
     pkg: 'mcp',
     label: 'start-up: five servers in parallel vs the slowest alone',
     ratio: ours / base,
-    target: 1.3,
-    note: `(${ours.toFixed(1)} vs ${base.toFixed(1)} ms)`,
+    target: 1.3 * Math.ceil(servers / cores),
+    note: `(${ours.toFixed(1)} vs ${base.toFixed(1)} ms; ${servers} servers on ${cores} cores)`,
   });
 }
 
