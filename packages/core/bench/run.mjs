@@ -20,5 +20,5 @@ const { scale } = await import('./scale.mjs');
 // Each ratio is recorded (scripts/bench/report.mjs), which prints its ok/FAIL line.
 const perCallOk = await perCall();
 const finalisationOk = await finalisation();
-const scaleFailed = await scale();
-process.exitCode = perCallOk && finalisationOk && !scaleFailed ? 0 : 1;
+const scaleOk = await scale();
+process.exitCode = perCallOk && finalisationOk && scaleOk ? 0 : 1;
