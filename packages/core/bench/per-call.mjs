@@ -4,9 +4,11 @@ import { createHost, defineTool, z } from '@deepseek-ai/dsh-core';
 import tapable from 'tapable';
 import { recordRatio } from '../../../scripts/bench/report.mjs';
 import { stableRatio } from '../../../scripts/bench/stable-ratio.mjs';
+import { floorPipeline } from './floor-pipeline.mjs';
 import { interleaved, ns, timeOps } from './timing.mjs';
 
 const body = (args) => ({ echoed: args.text });
+const echoInput = z.object({ text: z.string() });
 const args = { text: 'hello' };
 // What a model sends: the arguments as JSON text, which core parses losslessly.
 const argsText = JSON.stringify(args);
@@ -24,7 +26,7 @@ const everything = { pre: ten, execute: ten, post: ten, result: ten, guards: 3 }
  */
 function host(options = {}, { pre = 0, execute = 0, post = 0, result = 0, guards = 0 } = {}) {
   const h = createHost({ session: 'bench', defaultDecision: 'allow', ...options });
-  h.tools.register(defineTool({ name: 'echo', description: 'Echo.', input: z.object({ text: z.string() }), execute: body }));
+  h.tools.register(defineTool({ name: 'echo', description: 'Echo.', input: echoInput, execute: body }));
   for (let i = 0; i < pre; i++) h.hooks.preExecute.tap(`pre-${i}`, () => undefined);
   for (let i = 0; i < execute; i++) h.hooks.execute.tap(`exec-${i}`, (_ctx, next) => next());
   for (let i = 0; i < post; i++) h.hooks.postExecute.tap(`post-${i}`, () => undefined);
@@ -57,6 +59,16 @@ export async function perCall() {
   const object = await pair(tapableCall, callsOf(host(small, everything), args));
   const text = await pair(tapableFromText(argsText), callsOf(host(small, everything), argsText));
   const edit = await pair(tapableFromText(editText), callsOf(host(small, everything), editText));
+  // The design's floor against the same baselines (floor-pipeline.mjs): the contract's own work, inline.
+  const floorOf = (sent) => {
+    const floor = floorPipeline({ body, schema: echoInput });
+    return () => floor(sent);
+  };
+  const floors = {
+    object: await pair(tapableCall, floorOf(args)),
+    text: await pair(tapableFromText(argsText), floorOf(argsText)),
+    edit: await pair(tapableFromText(editText), floorOf(editText)),
+  };
   console.log(
     `tapable waterfall, 10 promise taps + body: ${ns(object.base)}; with JSON.parse of the small text ${ns(text.base)}, of the edit's ${ns(edit.base)}`,
   );
@@ -104,7 +116,8 @@ export async function perCall() {
   );
 
   const label = (sent, baseline) => `per-call pipeline, 10 taps x 4 points + 3 guards, ${sent}, vs tapable waterfall + ${baseline}`;
-  const row = (sent, baseline, measured) =>
+  const floorWhat = 'the same taps, schema check, frozen args and result and four frozen timed events, inline (bench/floor-pipeline.mjs)';
+  const row = (sent, baseline, measured, floor) =>
     recordRatio({
       pkg: 'core',
       label: label(sent, baseline),
@@ -112,10 +125,11 @@ export async function perCall() {
       target: 2.5,
       spread: measured.spread,
       rounds: measured.rounds,
+      floor: { value: floor.ratio, what: floorWhat },
     });
   return [
-    row('object args', 'body', object),
-    row('small JSON text args', 'JSON.parse + body', text),
-    row("an edit's JSON text args", 'JSON.parse + body', edit),
+    row('object args', 'body', object, floors.object),
+    row('small JSON text args', 'JSON.parse + body', text, floors.text),
+    row("an edit's JSON text args", 'JSON.parse + body', edit, floors.edit),
   ].every(Boolean);
 }
