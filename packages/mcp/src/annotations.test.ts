@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createTestHost, scriptedApproval } from '@deepseek-ai/dsh-core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { closeAll, everythingBin, filesystemBin, tempDir } from './fixtures/servers.js';
+import { closeAll, everythingBin, filesystemBin, patientStartup, tempDir } from './fixtures/servers.js';
 import { type McpPlugin, mcp } from './index.js';
 
 const plugins: McpPlugin[] = [];
@@ -11,7 +11,10 @@ afterEach(async () => {
 });
 
 function everything(trusted: boolean): McpPlugin {
-  const plugin = mcp({ servers: { everything: { command: process.execPath, args: [everythingBin, 'stdio'], trusted } } });
+  const plugin = mcp({
+    servers: { everything: { command: process.execPath, args: [everythingBin, 'stdio'], trusted } },
+    ...patientStartup,
+  });
   plugins.push(plugin);
   return plugin;
 }
@@ -20,6 +23,7 @@ describe('annotations', () => {
   it('are ignored for an untrusted server', async () => {
     const plugin = everything(false);
     const t = await createTestHost({ plugins: [plugin] });
+    await plugin.ready();
     const long = t.host.tools.get('mcp__everything__trigger-long-running-operation');
     expect(long?.parallel).toBe(false);
     expect(long?.idempotent).toBe(false);
@@ -30,6 +34,7 @@ describe('annotations', () => {
   it('of a trusted server set parallel and idempotent from read-only and idempotent hints', async () => {
     const plugin = everything(true);
     const t = await createTestHost({ plugins: [plugin] });
+    await plugin.ready();
     const long = t.host.tools.get('mcp__everything__trigger-long-running-operation');
     expect(long?.parallel).toBe(true);
     expect(long?.idempotent).toBe(true);
@@ -40,18 +45,20 @@ describe('annotations', () => {
   it('of a trusted server make destructive tools ask; the same tools of an untrusted server do not', async () => {
     const root = tempDir();
     const approval = scriptedApproval('rejected');
-    const trusted = mcp({ servers: { fs: { command: process.execPath, args: [filesystemBin, root], trusted: true } } });
+    const trusted = mcp({ servers: { fs: { command: process.execPath, args: [filesystemBin, root], trusted: true } }, ...patientStartup });
     plugins.push(trusted);
     const t = await createTestHost({ plugins: [trusted], approval: approval.provider });
+    await trusted.ready();
     const outcome = await t.call('mcp__fs__write_file', { path: join(root, 'a.txt'), content: 'x' });
     expect(outcome).toMatchObject({ status: 'denied', stage: 'approval' });
     expect(approval.requests[0]?.reason).toContain('destructive');
     expect(existsSync(join(root, 'a.txt'))).toBe(false);
     expect((await t.call('mcp__fs__list_allowed_directories', {})).status).toBe('ok');
 
-    const untrusted = mcp({ servers: { fs: { command: process.execPath, args: [filesystemBin, root] } } });
+    const untrusted = mcp({ servers: { fs: { command: process.execPath, args: [filesystemBin, root] } }, ...patientStartup });
     plugins.push(untrusted);
     const u = await createTestHost({ plugins: [untrusted], approval: approval.provider });
+    await untrusted.ready();
     expect((await u.call('mcp__fs__write_file', { path: join(root, 'b.txt'), content: 'x' })).status).toBe('ok');
     expect(approval.requests).toHaveLength(1);
   });

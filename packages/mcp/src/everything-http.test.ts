@@ -49,6 +49,7 @@ describe('server-everything over Streamable HTTP on 127.0.0.1', () => {
     const plugin = mcp({ servers: { web: { type: 'http', url: `http://127.0.0.1:${port}/mcp` } } });
     try {
       const t = await createTestHost({ plugins: [plugin] });
+      await plugin.ready();
       const outcome = await t.call('mcp__web__trigger-long-running-operation', { duration: 0.3, steps: 3 });
       expect(outcome.status).toBe('ok');
       expect(t.ui.progressUpdates.length).toBeGreaterThan(0);

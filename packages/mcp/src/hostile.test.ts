@@ -115,6 +115,7 @@ describe('a hostile server', () => {
     });
     plugins.push(plugin);
     const t = await createTestHost({ plugins: [plugin, timeoutPolicy({ tools: { 'mcp__*': 300 } })] });
+    await plugin.ready();
     const outcome = await t.call('mcp__bad__hang', {});
     expect(outcome).toMatchObject({ status: 'error', error: { code: 'TOOL_TIMEOUT' } });
     await expect.poll(() => plugin.servers()[0]?.stderrTail).toContain('cancelled request');

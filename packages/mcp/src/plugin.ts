@@ -94,6 +94,13 @@ interface ServerEntry {
  * await servers.close();
  * ```
  */
+/**
+ * The longest `register` waits for the servers' first start (less when `startupTimeoutMs` is less): inside the
+ * host's default registration deadline of 10 s, whatever `startupTimeoutMs` a slow server needs. `ready()`
+ * waits for the rest.
+ */
+export const maxRegisterWaitMs = 8_000;
+
 export function mcp(options: McpOptions = {}): McpPlugin {
   const o = parseMcpOptions(options);
   const compiler = new JsonSchemaCompiler();
@@ -175,7 +182,7 @@ export function mcp(options: McpOptions = {}): McpPlugin {
       // configuration and spawning can take seconds, which must not push register past the host's own deadline.
       let timer: NodeJS.Timeout | undefined;
       const waitEnds = new Promise<void>((resolve) => {
-        timer = setTimeout(resolve, o.startupTimeoutMs);
+        timer = setTimeout(resolve, Math.min(o.startupTimeoutMs, maxRegisterWaitMs));
       });
       try {
         defineServerEvents(host);

@@ -6,7 +6,7 @@ import { hooksBridge } from '@deepseek-ai/dsh-hooks-bridge';
 import { permissions } from '@deepseek-ai/dsh-permissions';
 import { toolFs } from '@deepseek-ai/dsh-tool-fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { closeAll, filesystemBin, tempDir, writeFixture } from './fixtures/servers.js';
+import { closeAll, filesystemBin, patientStartup, tempDir, writeFixture } from './fixtures/servers.js';
 import { type McpPlugin, mcp } from './index.js';
 
 const plugins: McpPlugin[] = [];
@@ -16,7 +16,7 @@ afterEach(async () => {
 
 /** server-filesystem from the registry, serving `root`, as the server "fs". */
 function filesystem(root: string): McpPlugin {
-  const plugin = mcp({ servers: { fs: { command: process.execPath, args: [filesystemBin, root] } } });
+  const plugin = mcp({ servers: { fs: { command: process.execPath, args: [filesystemBin, root] } }, ...patientStartup });
   plugins.push(plugin);
   return plugin;
 }

@@ -64,6 +64,7 @@ describe('spec versions: 2026-07-28 through the v2 client, 2025-11-25 through th
     });
     try {
       const t = await createTestHost({ plugins: [plugin] });
+      await plugin.ready();
       expect(await t.call('mcp__modern__ask', {})).toMatchObject({
         status: 'ok',
         output: { content: [{ type: 'text', text: 'colour: teal' }] },

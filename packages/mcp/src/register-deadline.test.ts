@@ -33,3 +33,12 @@ it("ends register within startupTimeoutMs of register's start, however long read
   expect(plugin.problems()).toEqual([]);
   expect(plugin.servers().map((s) => s.name)).toEqual(['silent']);
 });
+
+// A slow server may need a long startupTimeoutMs (an npx download); register still ends inside the host's default
+// deadline of 10 s: it waits at most 8 s. Waiting the whole 60 s, it would fail with PLUGIN_REGISTER_TIMEOUT.
+it('waits at most 8 s in register, whatever startupTimeoutMs a slow server gets', async () => {
+  const plugin = mcp({ servers: { silent: { command: 'sleep', args: ['60'] } }, startupTimeoutMs: 60_000 });
+  plugins.push(plugin);
+  await expect(createHost().use(plugin)).resolves.toBeUndefined();
+  expect(plugin.servers()).toMatchObject([{ name: 'silent', state: 'starting' }]);
+});
