@@ -21,12 +21,19 @@ function filesystem(root: string): McpPlugin {
   return plugin;
 }
 
+/** A test host whose MCP servers have made their first start: the calls below need their tools. */
+async function hostServing(list: Plugin[]) {
+  const t = await createTestHost({ plugins: list });
+  await Promise.all(plugins.map((plugin) => plugin.ready()));
+  return t;
+}
+
 function rules(root: string, allow: string[], deny: string[]): Plugin {
   return permissions({ projectDir: root, cwd: root, homeDir: root, settingsFiles: false, grantsFile: false, rules: { allow, deny } });
 }
 
 async function writeBoth(root: string, policy: Plugin) {
-  const t = await createTestHost({ plugins: [toolFs({ cwd: root }), filesystem(root), policy] });
+  const t = await hostServing([toolFs({ cwd: root }), filesystem(root), policy]);
   const viaMcp = await t.call('mcp__fs__write_file', { path: join(root, 'mcp.txt'), content: 'from mcp' });
   const viaFs = await t.call('write', { file_path: join(root, 'fs.txt'), content: 'from tool-fs' });
   const read = await t.call('mcp__fs__list_allowed_directories', {});
@@ -51,7 +58,7 @@ describe('permission rules on MCP tools', () => {
 
   it('allow mcp__fs__* lets the write through to disk', async () => {
     const root = tempDir();
-    const t = await createTestHost({ plugins: [filesystem(root), rules(root, ['mcp__fs__*'], [])] });
+    const t = await hostServing([filesystem(root), rules(root, ['mcp__fs__*'], [])]);
     const outcome = await t.call('mcp__fs__write_file', { path: join(root, 'ok.txt'), content: 'written' });
     expect(outcome.status).toBe('ok');
     expect(readFileSync(join(root, 'ok.txt'), 'utf8')).toBe('written');
@@ -82,7 +89,7 @@ describe('Claude Code hooks on MCP tools', () => {
         sources: ['claude'],
         hooks: { claude: { PreToolUse: [{ matcher, hooks: [{ type: 'command', command }] }] } },
       });
-      const t = await createTestHost({ plugins: [filesystem(root), bridge] });
+      const t = await hostServing([filesystem(root), bridge]);
       const target = join(root, 'blocked.txt');
       const outcome = await t.call('mcp__fs__write_file', { path: target, content: 'nope' });
       expect(outcome).toMatchObject({ status: 'denied', stage: 'pre-execute' });
@@ -107,7 +114,7 @@ describe('Claude Code hooks on MCP tools', () => {
       sources: ['claude'],
       hooks: { claude: { PreToolUse: [{ matcher: 'mcp__github__.*', hooks: [{ type: 'command', command }] }] } },
     });
-    const t = await createTestHost({ plugins: [filesystem(root), bridge] });
+    const t = await hostServing([filesystem(root), bridge]);
     const outcome = await t.call('mcp__fs__write_file', { path: join(root, 'free.txt'), content: 'ok' });
     expect(outcome.status).toBe('ok');
     expect(existsSync(log)).toBe(false);
