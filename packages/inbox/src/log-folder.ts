@@ -244,6 +244,12 @@ export class LogFolder {
       running = false;
     }
     if (running === tail.running) return;
+    if (!running) {
+      // The writer removes its lock after its last line, so the log is final now, and it may have grown since this
+      // pass read it: read the rest first, so that an ended session never shows fewer events than its log holds.
+      const info = await stat(path).catch(() => undefined);
+      if (info !== undefined && info.ino === tail.ino && info.size > tail.offset) await this.#readNew(path, tail, info.size);
+    }
     tail.running = running;
     if (running) this.store.open(tail.session, this.source);
     else this.store.end(tail.session);
