@@ -80,6 +80,13 @@ interface ServerEntry {
 }
 
 /**
+ * The longest `register` waits for the servers' first start (less when `startupTimeoutMs` is less): inside the
+ * host's default registration deadline of 10 s, whatever `startupTimeoutMs` a slow server needs. `ready()`
+ * waits for the rest.
+ */
+export const maxRegisterWaitMs = 8_000;
+
+/**
  * MCP servers' tools through the whole pipeline, named `mcp__<server>__<tool>`
  * so that permission rules and hook matchers written for Claude Code apply.
  * Servers come from `.mcp.json` / settings files and from code. Throws
@@ -94,13 +101,6 @@ interface ServerEntry {
  * await servers.close();
  * ```
  */
-/**
- * The longest `register` waits for the servers' first start (less when `startupTimeoutMs` is less): inside the
- * host's default registration deadline of 10 s, whatever `startupTimeoutMs` a slow server needs. `ready()`
- * waits for the rest.
- */
-export const maxRegisterWaitMs = 8_000;
-
 export function mcp(options: McpOptions = {}): McpPlugin {
   const o = parseMcpOptions(options);
   const compiler = new JsonSchemaCompiler();
