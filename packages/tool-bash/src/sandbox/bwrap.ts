@@ -15,7 +15,10 @@ import { seccompFilter } from './seccomp.js';
 export interface BwrapSandboxOptions {
   /** The `bwrap` executable; looked up on `PATH` by default. */
   readonly bwrapPath?: string;
-  /** How long the probe run may take before it counts as a failure (ms); 10 s by default. */
+  /**
+   * How long the probe run may take before it counts as a failure (ms); 25 s by default: a starved machine
+   * has taken over 10 s to start bwrap, and the first call waits for the probe under core's 30 s tap deadline.
+   */
   readonly probeTimeoutMs?: number;
   /**
    * `prlimit` (util-linux), run inside the sandbox to set `RLIMIT_NPROC` when
@@ -38,7 +41,7 @@ export const seccompFd = 4;
  */
 export function bwrapSandbox(options: BwrapSandboxOptions = {}): SandboxProvider {
   const bwrap = options.bwrapPath ?? 'bwrap';
-  const probeTimeoutMs = options.probeTimeoutMs ?? 10_000;
+  const probeTimeoutMs = options.probeTimeoutMs ?? 25_000;
   const filters = { on: seccompFilter(process.arch, true), off: seccompFilter(process.arch, false) };
   // The kernel exempts uid 0 of the initial namespace from RLIMIT_NPROC, and bwrap maps root to root.
   const prlimit = process.getuid?.() === 0 ? undefined : (options.prlimitPath ?? onPath('prlimit'));
