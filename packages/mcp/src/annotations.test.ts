@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createTestHost, scriptedApproval } from '@deepseek-ai/dsh-core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { closeAll, everythingBin, filesystemBin, patientStartup, tempDir } from './fixtures/servers.js';
+import { closeAll, everythingBin, filesystemBin, patientStartup, serving, tempDir } from './fixtures/servers.js';
 import { type McpPlugin, mcp } from './index.js';
 
 const plugins: McpPlugin[] = [];
@@ -23,7 +23,7 @@ describe('annotations', () => {
   it('are ignored for an untrusted server', async () => {
     const plugin = everything(false);
     const t = await createTestHost({ plugins: [plugin] });
-    await plugin.ready();
+    await serving(plugin);
     const long = t.host.tools.get('mcp__everything__trigger-long-running-operation');
     expect(long?.parallel).toBe(false);
     expect(long?.idempotent).toBe(false);
@@ -34,7 +34,7 @@ describe('annotations', () => {
   it('of a trusted server set parallel and idempotent from read-only and idempotent hints', async () => {
     const plugin = everything(true);
     const t = await createTestHost({ plugins: [plugin] });
-    await plugin.ready();
+    await serving(plugin);
     const long = t.host.tools.get('mcp__everything__trigger-long-running-operation');
     expect(long?.parallel).toBe(true);
     expect(long?.idempotent).toBe(true);
@@ -48,7 +48,7 @@ describe('annotations', () => {
     const trusted = mcp({ servers: { fs: { command: process.execPath, args: [filesystemBin, root], trusted: true } }, ...patientStartup });
     plugins.push(trusted);
     const t = await createTestHost({ plugins: [trusted], approval: approval.provider });
-    await trusted.ready();
+    await serving(trusted);
     const outcome = await t.call('mcp__fs__write_file', { path: join(root, 'a.txt'), content: 'x' });
     expect(outcome).toMatchObject({ status: 'denied', stage: 'approval' });
     expect(approval.requests[0]?.reason).toContain('destructive');
@@ -58,7 +58,7 @@ describe('annotations', () => {
     const untrusted = mcp({ servers: { fs: { command: process.execPath, args: [filesystemBin, root] } }, ...patientStartup });
     plugins.push(untrusted);
     const u = await createTestHost({ plugins: [untrusted], approval: approval.provider });
-    await untrusted.ready();
+    await serving(untrusted);
     expect((await u.call('mcp__fs__write_file', { path: join(root, 'b.txt'), content: 'x' })).status).toBe('ok');
     expect(approval.requests).toHaveLength(1);
   });

@@ -1,7 +1,7 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: `${VAR}` in plain strings is the configuration syntax under test
 import { createTestHost } from '@deepseek-ai/dsh-core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { everythingBin, freePort, type ListeningServer, startServer } from './fixtures/servers.js';
+import { everythingBin, freePort, type ListeningServer, serving, startServer } from './fixtures/servers.js';
 import { mcp } from './index.js';
 
 let server: ListeningServer;
@@ -24,7 +24,7 @@ describe('server-everything over Streamable HTTP on 127.0.0.1', () => {
     });
     try {
       const t = await createTestHost({ plugins: [plugin] });
-      await plugin.ready();
+      await serving(plugin);
       const status = plugin.servers()[0];
       expect(status).toMatchObject({ state: 'ready', transport: 'http' });
       expect(status?.protocolVersion).toMatch(/^\d{4}-\d{2}-\d{2}$/);
@@ -49,7 +49,7 @@ describe('server-everything over Streamable HTTP on 127.0.0.1', () => {
     const plugin = mcp({ servers: { web: { type: 'http', url: `http://127.0.0.1:${port}/mcp` } } });
     try {
       const t = await createTestHost({ plugins: [plugin] });
-      await plugin.ready();
+      await serving(plugin);
       const outcome = await t.call('mcp__web__trigger-long-running-operation', { duration: 0.3, steps: 3 });
       expect(outcome.status).toBe('ok');
       expect(t.ui.progressUpdates.length).toBeGreaterThan(0);

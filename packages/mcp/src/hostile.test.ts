@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { createTestHost, logProblems } from '@deepseek-ai/dsh-core/testing';
 import { timeoutPolicy } from '@deepseek-ai/dsh-timeout-policy';
 import { afterEach, describe, expect, it } from 'vitest';
-import { alive, closeAll, tempDir, writeFixture } from './fixtures/servers.js';
+import { alive, closeAll, serving, tempDir, writeFixture } from './fixtures/servers.js';
 import { type McpOptions, type McpPlugin, mcp } from './index.js';
 
 const hostileBin = fileURLToPath(new URL('./fixtures/hostile-server.mjs', import.meta.url));
@@ -51,7 +51,7 @@ async function hostile(tools: unknown[] = baseTools, extra: Partial<McpOptions> 
   });
   plugins.push(plugin);
   const t = await createTestHost({ plugins: [plugin] });
-  await plugin.ready();
+  await serving(plugin);
   return { plugin, t };
 }
 

@@ -6,7 +6,7 @@ import { hooksBridge } from '@deepseek-ai/dsh-hooks-bridge';
 import { permissions } from '@deepseek-ai/dsh-permissions';
 import { toolFs } from '@deepseek-ai/dsh-tool-fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { closeAll, filesystemBin, patientStartup, tempDir, writeFixture } from './fixtures/servers.js';
+import { closeAll, filesystemBin, patientStartup, serving, tempDir, writeFixture } from './fixtures/servers.js';
 import { type McpPlugin, mcp } from './index.js';
 
 const plugins: McpPlugin[] = [];
@@ -24,7 +24,7 @@ function filesystem(root: string): McpPlugin {
 /** A test host whose MCP servers have made their first start: the calls below need their tools. */
 async function hostServing(list: Plugin[]) {
   const t = await createTestHost({ plugins: list });
-  await Promise.all(plugins.map((plugin) => plugin.ready()));
+  await serving(...plugins);
   return t;
 }
 

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { createTestHost } from '@deepseek-ai/dsh-core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { everythingBin, type ListeningServer, startServer } from './fixtures/servers.js';
+import { everythingBin, type ListeningServer, serving, startServer } from './fixtures/servers.js';
 import { mcp } from './index.js';
 
 /** A 2026-07-28-only server built with the v2 server package (it refuses `initialize`). */
@@ -28,7 +28,7 @@ describe('spec versions: 2026-07-28 through the v2 client, 2025-11-25 through th
     });
     try {
       const t = await createTestHost({ plugins: [plugin] });
-      await plugin.ready();
+      await serving(plugin);
       const byName = Object.fromEntries(plugin.servers().map((s) => [s.name, s]));
       expect(byName.modern).toMatchObject({ state: 'ready', protocolVersion: '2026-07-28', serverInfo: { name: 'v2-fixture' } });
       expect(byName.web).toMatchObject({ state: 'ready', protocolVersion: '2026-07-28', serverInfo: { name: 'v2-fixture' } });
@@ -64,7 +64,7 @@ describe('spec versions: 2026-07-28 through the v2 client, 2025-11-25 through th
     });
     try {
       const t = await createTestHost({ plugins: [plugin] });
-      await plugin.ready();
+      await serving(plugin);
       expect(await t.call('mcp__modern__ask', {})).toMatchObject({
         status: 'ok',
         output: { content: [{ type: 'text', text: 'colour: teal' }] },
@@ -82,7 +82,7 @@ describe('spec versions: 2026-07-28 through the v2 client, 2025-11-25 through th
     });
     try {
       const t = await createTestHost({ plugins: [plugin] });
-      await plugin.ready();
+      await serving(plugin);
       const pid = plugin.servers()[0]?.pid as number;
       process.kill(-pid, 'SIGKILL');
       // The bound only ends a hang (a loaded machine is slow).

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { type AnySessionEvent, catalogOf, createHost } from '@deepseek-ai/dsh-core';
 import { createTestHost, logProblems } from '@deepseek-ai/dsh-core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { closeAll, tempDir, writeFixture } from './fixtures/servers.js';
+import { closeAll, patientStartup, serving, tempDir, writeFixture } from './fixtures/servers.js';
 import { type McpOptions, type McpPlugin, mcp, serverExitedEvent } from './index.js';
 
 const hostileBin = fileURLToPath(new URL('./fixtures/hostile-server.mjs', import.meta.url));
@@ -25,12 +25,12 @@ async function hostile(env: Record<string, string>, extra: Partial<McpOptions> =
     },
     retry: { initialDelayMs: 10, maxDelayMs: 50, maxAttempts: 1 },
     killGraceMs: 500,
+    ...patientStartup,
     ...extra,
   });
   plugins.push(plugin);
   const t = await createTestHost({ plugins: [plugin] });
-  await plugin.ready();
-  expect(plugin.servers()[0]?.state).toBe('ready');
+  await serving(plugin);
   return { plugin, t };
 }
 
