@@ -17,7 +17,8 @@ export function raw(file, args, cwd) {
 /**
  * A host running `bash` calls: the real tool, or (with `rawTool`) a stand-in
  * whose body is a bare spawn, to separate the pipeline's cost from the tool's.
- * With `outcomes`, each call resolves with its outcome, whatever it is.
+ * With `outcomes`, each call resolves with its outcome, whatever it is;
+ * `close()` on the returned function closes the host.
  */
 export async function toolHost(options, rawTool = false, outcomes = false) {
   const host = createHost({ defaultDecision: 'allow' });
@@ -32,7 +33,7 @@ export async function toolHost(options, rawTool = false, outcomes = false) {
     await host.use(toolBash(options));
   }
   let n = 0;
-  return async (command, timeout) => {
+  const call = async (command, timeout) => {
     n += 1;
     const args = timeout === undefined ? { command } : { command, timeout };
     const { results } = await host.runStep({ calls: [{ id: `bench-${n}`, name: 'bash', args }] });
@@ -41,6 +42,8 @@ export async function toolHost(options, rawTool = false, outcomes = false) {
     if (outcome?.status !== 'ok') throw new Error(`the bench call failed: ${JSON.stringify(outcome)}`);
     return outcome.output;
   };
+  call.close = () => host.close();
+  return call;
 }
 
 export function median(samples) {

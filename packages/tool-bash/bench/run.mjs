@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { recordRatio } from '../../../scripts/bench/report.mjs';
 import { bwrapArgs, bwrapSandbox } from '../dist/index.js';
 import { median, raw, toolHost } from './common.mjs';
+import { benchCpuShare } from './cpu-share.mjs';
 import { benchNetwork } from './network.mjs';
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 150);
@@ -97,6 +98,8 @@ try {
   } else {
     console.log(`bwrap: skipped (${probe.reason})`);
   }
+
+  await benchCpuShare(cwd);
 
   const child = (mode) =>
     JSON.parse(execFileSync(process.execPath, [new URL('./flood.mjs', import.meta.url).pathname, mode, cwd], { encoding: 'utf8' }));

@@ -73,8 +73,14 @@ export const toolBashOptionsSchema = z
           .int()
           .min(16 * 1024 * 1024)
           .optional(),
+        /**
+         * The call's processes together get the CPU share of one ordinary process when the CPU is
+         * contended (a cgroup of their own in the `cpu` controller), so a fork bomb or a wide build
+         * cannot starve the host; `false` lets each compete on its own.
+         */
+        cpuAsOneProcess: z.boolean().default(true),
       })
-      .default({ processes: 4096 }),
+      .default({ processes: 4096, cpuAsOneProcess: true }),
     env: z
       .strictObject({
         /** Host variables passed through (a trailing `*` matches a prefix); replaces the default list. */

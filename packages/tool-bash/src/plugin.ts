@@ -73,6 +73,7 @@ function register(host: Host, pluginName: string, options: ResolvedToolBashOptio
   const limits = {
     processes: options.limits.processes ?? undefined,
     memoryBytes: options.limits.memoryBytes ?? undefined,
+    cpuAsOneProcess: options.limits.cpuAsOneProcess,
   };
   const policy: SandboxPolicy = {
     writableRoots: roots,

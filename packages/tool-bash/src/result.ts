@@ -24,7 +24,14 @@ export const bashResultSchema = z.object({
   sandbox: z.string(),
   durationMs: z.number().nonnegative(),
   /** The limits the host could enforce on this call (a cgroup's); absent when none was set that way. */
-  limits: z.object({ processes: z.number().int().optional(), memoryBytes: z.number().int().optional() }).optional(),
+  limits: z
+    .object({
+      processes: z.number().int().optional(),
+      memoryBytes: z.number().int().optional(),
+      /** The call's processes shared the CPU as one ordinary process (a CPU cgroup of their own). */
+      cpuAsOneProcess: z.literal(true).optional(),
+    })
+    .optional(),
   /** Things the model should know: a clamped timeout, a reset working directory, an unsandboxed run. */
   notices: z.array(z.string()).optional(),
 });

@@ -36,7 +36,11 @@ const kinds = [
 describe.skipIf(factory === undefined)('releasing a call cgroup', () => {
   for (const kind of kinds) {
     it.skipIf(!kind.usable)(`removes ${kind.name} that still has a member, killing the member`, async () => {
-      const cgroup = (factory as CgroupFactory).create(cgroupName(markers.next()), { processes: 64, memoryBytes: undefined }, kind.kill);
+      const cgroup = (factory as CgroupFactory).create(
+        cgroupName(markers.next()),
+        { processes: 64, memoryBytes: undefined, cpuAsOneProcess: false },
+        kind.kill,
+      );
       expect(cgroup).toBeDefined();
       const call = cgroup as CallCgroup;
       const member = await memberOf(call);
@@ -50,7 +54,7 @@ describe.skipIf(factory === undefined)('releasing a call cgroup', () => {
   it.skipIf(!kinds[0]?.usable)('removes an empty cgroup at once', async () => {
     const call = (factory as CgroupFactory).create(
       cgroupName(markers.next()),
-      { processes: 64, memoryBytes: undefined },
+      { processes: 64, memoryBytes: undefined, cpuAsOneProcess: false },
       false,
     ) as CallCgroup;
     expect(await call.release()).toBe(true);

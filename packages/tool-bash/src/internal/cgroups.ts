@@ -10,7 +10,26 @@ import { hostOwner, ownerGone } from './host-owner.js';
 export interface CgroupLimits {
   readonly processes: number | undefined;
   readonly memoryBytes: number | undefined;
+  /**
+   * The call's processes share the CPU as one ordinary process would: a
+   * cgroup of their own in the `cpu` controller, left at its default weight.
+   */
+  readonly cpuAsOneProcess: boolean;
 }
+
+/** The limits a call's cgroups actually carry. */
+export type CarriedLimits = { -readonly [K in keyof CgroupLimits]?: Exclude<CgroupLimits[K], undefined | false> };
+
+type Controller = 'pids' | 'memory' | 'cpu';
+
+/** Per limit: its controller and the files (v2, v1) its value is written to; none for cpu, whose default weight is the point. */
+const controls = {
+  processes: { controller: 'pids', v2File: 'pids.max', v1File: 'pids.max' },
+  memoryBytes: { controller: 'memory', v2File: 'memory.max', v1File: 'memory.limit_in_bytes' },
+  cpuAsOneProcess: { controller: 'cpu', v2File: undefined, v1File: undefined },
+} as const satisfies Record<keyof CgroupLimits, { controller: Controller; v2File: string | undefined; v1File: string | undefined }>;
+
+const limitKeys = Object.keys(controls) as (keyof CgroupLimits)[];
 
 /** Where each piece of cgroup support lives on this host (found once, at plugin start). */
 interface Layout {
@@ -18,9 +37,8 @@ interface Layout {
   readonly v2?: string;
   /** Controllers enabled for `v2`'s children. */
   readonly v2Controllers: ReadonlySet<string>;
-  /** cgroup v1 directories (ours) of the `pids` and `memory` hierarchies, when writable. */
-  readonly v1Pids?: string;
-  readonly v1Memory?: string;
+  /** cgroup v1 directories (ours) of the `pids`, `memory` and `cpu` hierarchies, when writable. */
+  readonly v1: { readonly [C in Controller]?: string };
 }
 
 /** The cgroups of one call: join them (write `0` into each `procs` file), then ask them who is left. */
@@ -30,7 +48,7 @@ export interface CallCgroup {
   /** True when a cgroup v2 with `cgroup.kill` holds the call: nothing in it can escape. */
   readonly killable: boolean;
   /** The limits actually set. */
-  readonly limits: { readonly processes?: number; readonly memoryBytes?: number };
+  readonly limits: Readonly<CarriedLimits>;
   /** Live members (pids as this process sees them). */
   members(): number[];
   /** Whether anything is left (cheaper than `members`). */
@@ -49,8 +67,9 @@ export interface CallCgroup {
 /**
  * Creates one cgroup per call where the host allows it: a cgroup v2 child of
  * this process's own cgroup (root, or a delegated subtree), killed whole with
- * `cgroup.kill`; `pids.max`/`memory.max` where those controllers are enabled
- * there, else in this process's cgroup v1 `pids`/`memory` hierarchies.
+ * `cgroup.kill`; `pids.max`/`memory.max` and a CPU group of its own where
+ * those controllers are enabled there, else in this process's cgroup v1
+ * `pids`/`memory`/`cpu` hierarchies.
  */
 export class CgroupFactory {
   readonly #layout: Layout;
@@ -70,14 +89,19 @@ export class CgroupFactory {
       return undefined;
     }
     const v2 = usable(directoryOf(mounts, own, 'cgroup2', undefined), true);
+    const v1: { [C in Controller]?: string } = {};
+    for (const controller of ['pids', 'memory', 'cpu'] as const) {
+      const dir = usable(directoryOf(mounts, own, 'cgroup', controller), false);
+      if (dir !== undefined) v1[controller] = dir;
+    }
     const layout: Layout = {
       ...(v2 === undefined ? {} : { v2 }),
-      v2Controllers: v2 === undefined ? new Set() : enableControllers(v2, ['pids', 'memory']),
-      ...optional('v1Pids', usable(directoryOf(mounts, own, 'cgroup', 'pids'), false)),
-      ...optional('v1Memory', usable(directoryOf(mounts, own, 'cgroup', 'memory'), false)),
+      v2Controllers: v2 === undefined ? new Set() : enableControllers(v2, ['pids', 'memory', 'cpu']),
+      v1,
     };
-    if (layout.v2 === undefined && layout.v1Pids === undefined && layout.v1Memory === undefined) return undefined;
-    sweepAbandoned([layout.v2, layout.v1Pids, layout.v1Memory].filter((dir) => dir !== undefined));
+    const v1Dirs = Object.values(layout.v1);
+    if (layout.v2 === undefined && v1Dirs.length === 0) return undefined;
+    sweepAbandoned([...(layout.v2 === undefined ? [] : [layout.v2]), ...v1Dirs]);
     return new CgroupFactory(layout);
   }
 
@@ -88,44 +112,44 @@ export class CgroupFactory {
 
   /** Whether this limit can be set. */
   canLimit(limit: keyof CgroupLimits): boolean {
-    const l = this.#layout;
-    return limit === 'processes'
-      ? l.v1Pids !== undefined || l.v2Controllers.has('pids')
-      : l.v1Memory !== undefined || l.v2Controllers.has('memory');
+    const { controller } = controls[limit];
+    return this.#layout.v1[controller] !== undefined || this.#layout.v2Controllers.has(controller);
   }
 
   /**
    * The cgroups of one call, or undefined when none was needed or could be
    * made (the call then runs without). Joining a cgroup costs a kernel
-   * migration per hierarchy, so a call joins as few as it needs: with
-   * `kill`, the v2 one (carrying whatever limits its controllers allow);
-   * without, only the ones that carry a limit (v2 where its controllers
-   * allow, else the v1 hierarchy of that controller).
+   * migration per hierarchy, so a call joins as few as it needs: the v2 one
+   * with `kill` or where its controllers carry a limit, and the v1 hierarchy
+   * of each limit v2 cannot carry.
    */
   create(name: string, limits: CgroupLimits, kill: boolean): CallCgroup | undefined {
     retryPending();
     const l = this.#layout;
     const made: string[] = [];
-    const set: { processes?: number; memoryBytes?: number } = {};
+    const set: CarriedLimits = {};
     const make = (parent: string): string => {
       const dir = join(parent, name);
       mkdirSync(dir);
       made.push(dir);
       return dir;
     };
-    const inV2 = (key: keyof CgroupLimits): boolean => limits[key] !== undefined && l.v2Controllers.has(controllerOf[key]);
+    const wanted = (key: keyof CgroupLimits): boolean => limits[key] !== undefined && limits[key] !== false;
+    const inV2 = (key: keyof CgroupLimits): boolean => wanted(key) && l.v2Controllers.has(controls[key].controller);
     let v2: string | undefined;
     try {
-      v2 = l.v2 !== undefined && (kill || inV2('processes') || inV2('memoryBytes')) ? make(l.v2) : undefined;
-      for (const key of ['processes', 'memoryBytes'] as const) {
-        const value = limits[key];
-        if (value === undefined) continue;
-        const v1 = key === 'processes' ? l.v1Pids : l.v1Memory;
-        if (v2 !== undefined && inV2(key)) writeFileSync(join(v2, `${controllerOf[key]}.max`), String(value));
-        else if (!kill && v1 !== undefined)
-          writeFileSync(join(make(v1), key === 'processes' ? 'pids.max' : 'memory.limit_in_bytes'), String(value));
-        else continue;
-        set[key] = value;
+      v2 = l.v2 !== undefined && (kill || limitKeys.some(inV2)) ? make(l.v2) : undefined;
+      for (const key of limitKeys) {
+        if (!wanted(key)) continue;
+        const { controller, v2File, v1File } = controls[key];
+        const v1 = l.v1[controller];
+        if (v2 !== undefined && inV2(key)) {
+          if (v2File !== undefined) writeFileSync(join(v2, v2File), String(limits[key]));
+        } else if (v1 !== undefined) {
+          const dir = make(v1);
+          if (v1File !== undefined) writeFileSync(join(dir, v1File), String(limits[key]));
+        } else continue;
+        Object.assign(set, { [key]: limits[key] });
       }
     } catch {
       for (const dir of made.reverse()) tryRemove(dir);
@@ -152,8 +176,6 @@ export class CgroupFactory {
     };
   }
 }
-
-const controllerOf = { processes: 'pids', memoryBytes: 'memory' } as const;
 
 /** A fresh name for a call's cgroup: it names its owner, so a later host can tell when it was left behind. */
 export function cgroupName(marker: string): string {
@@ -191,10 +213,6 @@ export function sweepAbandoned(parents: readonly string[]): number {
     }
   }
   return removed;
-}
-
-function optional<K extends string>(key: K, value: string | undefined): { [P in K]?: string } {
-  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: string };
 }
 
 /** This process's directory in the hierarchy of `fstype` (with `controller` for v1), from mountinfo and /proc/self/cgroup. */
