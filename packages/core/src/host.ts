@@ -116,7 +116,10 @@ export interface Host {
   readonly diagnostics: Diagnostics;
   /** The registered plugins' names and versions, in registration order. */
   plugins(): readonly { readonly name: string; readonly version: string }[];
-  /** Flushes and closes the sink. */
+  /**
+   * Closes the registered plugins (their `close`, newest first), then flushes
+   * and closes the sink. Calling it again returns the same promise.
+   */
   close(): Promise<void>;
 }
 
@@ -172,6 +175,9 @@ export function createHost(options: HostOptions = {}): Host {
     execute: (call, parent) => executeCall(rt, call, parent),
   };
   const plugins: { name: string; version: string }[] = [];
+  /** The registered plugins that have something to stop when the host closes, with the host each registered with, oldest first. */
+  const closers: { plugin: Plugin; host: Host }[] = [];
+  let closed: Promise<void> | undefined;
   let registering: Promise<void> = Promise.resolve();
   const pluginTimeoutMs = o.pluginTimeoutMs ?? 10_000;
 
@@ -181,7 +187,10 @@ export function createHost(options: HostOptions = {}): Host {
     sandboxPolicy: createSandboxPolicy(),
     use(plugin) {
       // Plugins register one at a time, so a dependency is in place before its dependants.
-      const turn = registering.then(() => registerPlugin(host, plugins, plugin, pluginTimeoutMs));
+      const turn = registering.then(async () => {
+        const registeredWith = await registerPlugin(host, plugins, plugin, pluginTimeoutMs);
+        if (typeof plugin.close === 'function') closers.push({ plugin, host: registeredWith });
+      });
       registering = turn.catch(() => undefined);
       return turn;
     },
@@ -213,9 +222,14 @@ export function createHost(options: HostOptions = {}): Host {
     }),
     diagnostics,
     plugins: () => plugins.map((p) => Object.freeze({ ...p })),
-    async close() {
-      await log.flush();
-      await o.sink?.close?.();
+    close() {
+      closed ??= (async () => {
+        await registering;
+        await closePlugins(closers.splice(0).reverse(), pluginTimeoutMs, diagnostics);
+        await log.flush();
+        await o.sink?.close?.();
+      })();
+      return closed;
     },
   };
   const frozen = Object.freeze(host);
@@ -223,7 +237,29 @@ export function createHost(options: HostOptions = {}): Host {
   return frozen;
 }
 
-async function registerPlugin(host: Host, plugins: { name: string; version: string }[], plugin: Plugin, timeoutMs: number): Promise<void> {
+/** Closes each plugin in turn; a failure or a close past the deadline is a diagnostic, never thrown. */
+async function closePlugins(
+  plugins: readonly { plugin: Plugin; host: Host }[],
+  timeoutMs: number,
+  diagnostics: Diagnostics,
+): Promise<void> {
+  for (const { plugin, host } of plugins) {
+    try {
+      const settled = await withDeadline(
+        Promise.resolve().then(() => plugin.close?.(host)),
+        timeoutMs,
+      );
+      if (settled.timedOut) {
+        diagnostics.record(ErrorCode.PLUGIN_CLOSE_TIMEOUT, `plugin:${plugin.name}`, `close did not finish within ${timeoutMs} ms`);
+      }
+    } catch (error) {
+      diagnostics.record(ErrorCode.PLUGIN_CLOSE_FAILED, `plugin:${plugin.name}`, `close failed: ${messageOf(error)}`);
+    }
+  }
+}
+
+/** Registers `plugin`; resolves with the host its `register` was given (its own view of `host`). */
+async function registerPlugin(host: Host, plugins: { name: string; version: string }[], plugin: Plugin, timeoutMs: number): Promise<Host> {
   if (typeof plugin !== 'object' || plugin === null || typeof plugin.name !== 'string' || typeof plugin.register !== 'function') {
     throw new DshError(ErrorCode.INVALID_PLUGIN, 'host.use needs a plugin: { name, version, register }');
   }
@@ -263,4 +299,5 @@ async function registerPlugin(host: Host, plugins: { name: string; version: stri
   }
   scope.commit();
   plugins.push({ name: plugin.name, version: String(plugin.version) });
+  return scope.host;
 }

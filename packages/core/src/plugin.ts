@@ -17,6 +17,14 @@ export interface Plugin {
    */
   readonly dependencies?: readonly (string | PluginDependency)[];
   register(host: Host): void | Promise<void>;
+  /**
+   * Stops what the plugin started for `host` (processes, servers, timers):
+   * `host.close()` calls it once per host it registered with, newest plugin
+   * first, with the host `register` was given. A close that throws or
+   * outlasts the host's plugin deadline is recorded in `host.diagnostics`,
+   * and the others are closed all the same.
+   */
+  close?(host: Host): void | Promise<void>;
 }
 
 /** A plugin another plugin needs, and which of its versions will do. */
@@ -36,6 +44,9 @@ export function definePlugin(plugin: Plugin): Plugin {
   }
   if (typeof plugin.version !== 'string' || typeof plugin.register !== 'function') {
     throw new DshError(ErrorCode.INVALID_PLUGIN, `plugin "${plugin.name}" needs a version string and a register function`);
+  }
+  if (plugin.close !== undefined && typeof plugin.close !== 'function') {
+    throw new DshError(ErrorCode.INVALID_PLUGIN, `plugin "${plugin.name}": close must be a function when given`);
   }
   for (const dependency of plugin.dependencies ?? []) {
     if (typeof dependency === 'string') continue;
