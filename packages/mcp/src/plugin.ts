@@ -61,8 +61,8 @@ export interface McpPlugin extends Plugin {
   restart(server: string): void;
   /**
    * Stops every server for good (stdio process groups are killed) and
-   * settles when they are gone. Core has no shutdown hook: call this when
-   * the session ends. Should Node exit first, surviving groups get SIGKILL.
+   * settles when they are gone. `host.close()` calls it; call it yourself to
+   * stop the servers earlier. Should Node exit first, surviving groups get SIGKILL.
    */
   close(): Promise<void>;
 }

@@ -46,17 +46,39 @@ export function toolBash(options: ToolBashOptions = {}): Plugin {
   // A cwd of its own is checked now; without one, bash starts in the host's working directory, known at registration.
   const own = resolved.cwd === undefined ? undefined : resolveDirectories(resolved, resolved.cwd, 'cwd');
   const pluginName = resolved.name === 'bash' ? 'tool-bash' : `tool-bash-${resolved.name}`;
+  /** What each host this plugin registered with must stop when it closes (keyed by the host `register` was given). */
+  const started = new Map<Host, LauncherPool>();
   return definePlugin({
     name: pluginName,
     version,
     register: (host) => {
       const { start, roots } = own ?? resolveDirectories(resolved, host.anchors.cwd, "the host's working directory");
-      register(host, pluginName, resolved, start, roots);
+      const launchers = register(host, pluginName, resolved, start, roots);
+      if (launchers !== undefined) started.set(host, launchers);
+    },
+    // The spare launchers (a shell each, in a cgroup of its own) would otherwise wait until this process exits.
+    // Called without a host, it stops those of every host.
+    close: async (host?: Host) => {
+      const closing = host === undefined ? [...started.keys()] : [host];
+      await Promise.all(
+        closing.map((h) => {
+          const launchers = started.get(h);
+          started.delete(h);
+          return launchers?.close();
+        }),
+      );
     },
   });
 }
 
-function register(host: Host, pluginName: string, options: ResolvedToolBashOptions, start: string, roots: readonly string[]) {
+/** Registers the tool and its taps on `host`; returns the launcher pool to close with it, if any. */
+function register(
+  host: Host,
+  pluginName: string,
+  options: ResolvedToolBashOptions,
+  start: string,
+  roots: readonly string[],
+): LauncherPool | undefined {
   const outputDir = new OutputDirectory(options.outputDir);
   const readOnlyPaths = roots.flatMap((root) => [
     // `.husky` holds hooks git runs (through core.hooksPath) in repositories set up with husky;
@@ -104,6 +126,7 @@ function register(host: Host, pluginName: string, options: ResolvedToolBashOptio
   const markers = new CallMarkers();
   const egress = networkEgress(host, pluginName, options);
   const cgroups = options.cgroups ? CgroupFactory.detect() : undefined;
+  const launchers = cgroups === undefined ? undefined : new LauncherPool(cgroups, limits, () => cgroupName(markers.next()));
   host.tools.register(
     bashTool({
       options,
@@ -114,7 +137,7 @@ function register(host: Host, pluginName: string, options: ResolvedToolBashOptio
       denyReadPaths,
       limits,
       cgroups,
-      launchers: cgroups === undefined ? undefined : new LauncherPool(cgroups, limits, () => cgroupName(markers.next())),
+      launchers,
       hostEnvironment,
       markers,
       hostPolicy: new HostPolicyReader(host.sandboxPolicy, hostPolicyLimits),
@@ -123,6 +146,7 @@ function register(host: Host, pluginName: string, options: ResolvedToolBashOptio
   );
   host.hooks.preExecute.tap(`${pluginName}/sandbox`, selector.tap);
   host.guards.register({ id: `${pluginName}/sandbox`, check: selector.check });
+  return launchers;
 }
 
 /** The egress wiring, when `sandbox.network` is a policy: the access tool, its tap and guard, and the `network/connect` event. */

@@ -3,9 +3,11 @@
 // nobody took must leave nothing behind when the host process exits.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { createTestHost } from '@deepseek-ai/dsh-core/testing';
 import { describe, expect, it } from 'vitest';
 import { bashHosts, errorOf, okOutput, trackProcesses, workspace } from './fixtures/support.js';
 import { CgroupFactory } from './internal/cgroups.js';
+import { toolBash } from './plugin.js';
 
 const ws = workspace();
 const { env } = trackProcesses();
@@ -22,6 +24,45 @@ const probe = [
   'read -r line; echo "stdin read: $?"',
   'pwd',
 ].join('; ');
+
+interface Launcher {
+  readonly pid: number;
+  /** The cgroup directories it joins. */
+  readonly dirs: string[];
+  /** Whether it is in all of them. */
+  readonly joined: boolean;
+}
+
+/** The prepared launchers this process started (`/bin/sh -s <cgroup.procs files>`), alive. */
+function launchers(): Launcher[] {
+  const children = readFileSync(`/proc/self/task/${process.pid}/children`, 'utf8').trim().split(' ').filter(Boolean);
+  return children.flatMap((pid) => {
+    let args: string[];
+    try {
+      args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+    } catch {
+      return [];
+    }
+    const procs = args.slice(2);
+    if (args[0] !== '/bin/sh' || args[1] !== '-s' || procs.length === 0 || !procs.every((f) => f.includes('/dsh-bash-'))) return [];
+    const joined = procs.every((f) => {
+      try {
+        return readFileSync(f, 'utf8').split('\n').includes(pid);
+      } catch {
+        return false;
+      }
+    });
+    return processAlive(Number(pid)) ? [{ pid: Number(pid), dirs: procs.map((f) => f.replace(/\/cgroup.procs$/, '')), joined }] : [];
+  });
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    return !/^\d+ \(.*\) [ZX]/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
 
 /** Polls `done` until it holds; the bound only ends a hang. */
 async function eventually(done: () => boolean): Promise<boolean> {
@@ -60,6 +101,40 @@ describe.skipIf(!cgroups?.killable)('prepared launchers (cgroup v2 with cgroup.k
       expect(errorOf(await t.call('bash', { command: 'true' })).code).toBe('SPAWN_FAILED');
       await new Promise((r) => setTimeout(r, 100));
     }
+  });
+
+  it('leaves no launcher and no cgroup behind once host.close() settles, in a process that goes on', async () => {
+    const before = new Set(launchers().map((l) => l.pid));
+    const t = await host();
+    okOutput(await t.call('bash', { command: 'true' }));
+    const spare = () => launchers().find((l) => !before.has(l.pid) && l.joined);
+    expect(await eventually(() => spare() !== undefined)).toBe(true);
+    const { pid, dirs } = spare() as Launcher;
+    await t.host.close();
+    expect(processAlive(pid)).toBe(false);
+    expect(dirs.filter((d) => existsSync(d))).toEqual([]);
+    // A closed pool prepares nothing more.
+    await new Promise((r) => setTimeout(r, 200));
+    expect(launchers().filter((l) => !before.has(l.pid))).toEqual([]);
+  });
+
+  it("closing one host leaves another host's launchers of the same plugin instance alone", async () => {
+    const before = new Set(launchers().map((l) => l.pid));
+    const shared = toolBash({ cwd: ws, sandbox: { provider: 'none' }, env: { set: env } });
+    const [first, second] = [await createTestHost({ plugins: [shared] }), await createTestHost({ plugins: [shared] })];
+    okOutput(await first.call('bash', { command: 'true' }));
+    const firsts = () => launchers().filter((l) => !before.has(l.pid) && l.joined);
+    expect(await eventually(() => firsts().length > 0)).toBe(true);
+    const ofFirst = new Set(firsts().map((l) => l.pid));
+    okOutput(await second.call('bash', { command: 'true' }));
+    const ofSecond = () => launchers().filter((l) => !before.has(l.pid) && !ofFirst.has(l.pid) && l.joined);
+    expect(await eventually(() => ofSecond().length > 0)).toBe(true);
+    const spare = ofSecond()[0] as Launcher;
+    await first.host.close();
+    expect([...ofFirst].filter(processAlive)).toEqual([]);
+    expect(processAlive(spare.pid)).toBe(true);
+    await second.host.close();
+    expect(processAlive(spare.pid)).toBe(false);
   });
 
   it('leaves no launcher and no cgroup behind when the host process exits with one unused', async () => {

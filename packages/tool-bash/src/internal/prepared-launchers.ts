@@ -55,6 +55,7 @@ export class LauncherPool {
   readonly #name: () => string;
   readonly #spare = new Map<boolean, PreparedLauncher>();
   readonly #preparing = new Set<boolean>();
+  #closed = false;
 
   /** `name` gives each cgroup a fresh name. */
   constructor(factory: CgroupFactory, limits: CgroupLimits, name: () => string) {
@@ -68,6 +69,7 @@ export class LauncherPool {
    * (then a new one is prepared for the next call).
    */
   take(kill: boolean): PreparedLauncher | undefined {
+    if (this.#closed) return undefined;
     const spare = this.#spare.get(kill);
     if (spare !== undefined && spare.child.exitCode === null && spare.child.signalCode === null && joined(spare)) {
       this.#spare.delete(kill);
@@ -85,6 +87,7 @@ export class LauncherPool {
     this.#preparing.add(kill);
     setImmediate(() => {
       this.#preparing.delete(kill);
+      if (this.#closed) return;
       const launcher = prepare(this.#factory, this.#limits, this.#name(), kill);
       if (launcher === undefined) return;
       this.#spare.set(kill, launcher);
@@ -93,6 +96,30 @@ export class LauncherPool {
         if (this.#spare.get(kill) === launcher) this.#spare.delete(kill);
       });
     });
+  }
+
+  /**
+   * Stops preparing and lets the spare launchers go: each reads the end of its stdin, moves back
+   * to the parent cgroups and removes its own (its prelude's trap). Settles once they have exited
+   * and their cgroups are gone.
+   */
+  async close(): Promise<void> {
+    this.#closed = true;
+    const spares = [...this.#spare.values()];
+    this.#spare.clear();
+    await Promise.all(
+      spares.map(async (launcher) => {
+        const { child } = launcher;
+        if (child.exitCode === null && child.signalCode === null) {
+          const exited = new Promise((resolve) => child.once('exit', resolve));
+          // Held while it winds down, so a host that awaits close() sees it gone.
+          claimLauncher(child);
+          child.stdin?.end();
+          await exited;
+        }
+        await launcher.cgroup.release();
+      }),
+    );
   }
 }
 

@@ -38,7 +38,7 @@ const idleCloseMs = 1_000;
 /**
  * The network of sandboxed `bash` calls through the egress proxy: one proxy
  * per plugin instance, started by the first call that needs it (and closed
- * when no call has used it for a second: core has no close hook for plugins),
+ * when no call has used it for a second, so an idle host does not keep it),
  * one socket per call bound into the sandbox. A new destination is decided
  * by the denied list, then the allowed list, else by a sub-call through the
  * pipeline (taps, grants, the host's approval provider) naming the bash call.
