@@ -115,6 +115,8 @@ function register(
     unsandboxed: noSandbox(),
     fallback: options.sandbox.fallback,
     probe,
+    // A probe that timed out (a starved machine) is tried again by the next call, not kept for the session.
+    reprobe: () => safeProbe(configured, policy),
   });
   try {
     host.events.define('bash/sandbox', bashSandboxEvent);

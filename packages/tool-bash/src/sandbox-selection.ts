@@ -25,9 +25,11 @@ export class SandboxSelector {
   readonly #configured: SandboxProvider;
   readonly #unsandboxed: SandboxProvider;
   readonly #fallback: SandboxFallback;
-  /** The probe's result once it is known; until then the first calls wait for `#pending`. */
+  /** The probe's result once it is known and final; until then calls wait for `#pending`. */
   #probe: SandboxProbe | undefined;
-  readonly #pending: Promise<SandboxProbe> | undefined;
+  #pending: Promise<SandboxProbe> | undefined;
+  /** Probes again, for the next call after a probe that timed out. */
+  readonly #reprobe: (() => Promise<SandboxProbe>) | undefined;
   /** Keyed by the call's identity object, which core keeps for the whole call: an entry goes with its call. */
   readonly #selections = new WeakMap<CallIdentity, SandboxSelection>();
 
@@ -38,33 +40,55 @@ export class SandboxSelector {
     readonly fallback: SandboxFallback;
     /** The probe's result, or the probe still running: registration does not wait for a process to start. */
     readonly probe: SandboxProbe | Promise<SandboxProbe>;
+    /** Starts a new probe: without it, a probe that timed out is final too. */
+    readonly reprobe?: () => Promise<SandboxProbe>;
   }) {
     this.#toolName = options.toolName;
     this.#configured = options.configured;
     this.#unsandboxed = options.unsandboxed;
     this.#fallback = options.fallback;
-    if (options.probe instanceof Promise) {
-      this.#pending = options.probe.then((probe) => {
-        this.#probe = probe;
-        return probe;
-      });
-    } else {
-      this.#probe = options.probe;
-    }
+    this.#reprobe = options.reprobe;
+    if (options.probe instanceof Promise) this.#follow(options.probe);
+    else this.#settle(options.probe);
   }
 
   /** The probe result the selector works from, once the probe has finished. */
   probe(): Promise<SandboxProbe> {
-    return this.#probe === undefined ? (this.#pending as Promise<SandboxProbe>) : Promise.resolve(this.#probe);
+    return Promise.resolve(this.#current());
   }
 
-  /** The `tools/pre-execute` tap: synchronous once the probe has finished, as it has after the first call. */
+  /** The `tools/pre-execute` tap: synchronous once the probe has finished for good, as it has after the first call. */
   readonly tap: PreExecuteTap = (state: PreExecuteState, info) => {
     if (info.tool.name !== this.#toolName) return undefined;
-    const probe = this.#probe;
-    if (probe !== undefined) return this.#select(state.call, probe);
-    return (this.#pending as Promise<SandboxProbe>).then((settled) => this.#select(state.call, settled));
+    const probe = this.#current();
+    if (!(probe instanceof Promise)) return this.#select(state.call, probe);
+    return probe.then((settled) => this.#select(state.call, settled));
   };
+
+  /** The final result, the probe under way, or a new probe after one that timed out. */
+  #current(): SandboxProbe | Promise<SandboxProbe> {
+    if (this.#probe !== undefined) return this.#probe;
+    if (this.#pending !== undefined) return this.#pending;
+    return this.#follow((this.#reprobe as () => Promise<SandboxProbe>)());
+  }
+
+  #follow(running: Promise<SandboxProbe>): Promise<SandboxProbe> {
+    const pending: Promise<SandboxProbe> = running.then((probe) => {
+      if (this.#pending === pending) {
+        this.#pending = undefined;
+        this.#settle(probe);
+      }
+      return probe;
+    });
+    this.#pending = pending;
+    return pending;
+  }
+
+  /** Keeps a result for the session, unless it timed out and the selector can probe again. */
+  #settle(probe: SandboxProbe): void {
+    const transient = !probe.ok && probe.cause === 'timeout' && this.#reprobe !== undefined;
+    if (!transient) this.#probe = probe;
+  }
 
   /** The guard that holds every call to its selection. */
   readonly check = (input: GuardInput): GuardVerdict => {

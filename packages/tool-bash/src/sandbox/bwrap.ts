@@ -96,6 +96,7 @@ export function bwrapSandbox(options: BwrapSandboxOptions = {}): SandboxProvider
         probeRun(wrap({ file: '/bin/sh', args: ['-c', 'if [ -w / ]; then exit 3; fi'] }, p), probeTimeoutMs);
       const probe = await run(policy);
       if (probe.ok) return probe;
+      if (probe.timedOut === true) return { ok: false, reason: probe.reason, cause: 'timeout' };
       if (probe.bwrapFailed !== true) return { ok: false, reason: probe.reason };
       // bwrap failed: if it works without the policy's paths, those are the cause, and running
       // without a sandbox because of a file in the workspace would be a silent downgrade.
@@ -179,7 +180,7 @@ function onPath(name: string): string | undefined {
 /** A probe run's result; a failure of bwrap itself (not of the check inside) carries what bwrap said. */
 type ProbeRun =
   | { readonly ok: true; readonly detail: string }
-  | { readonly ok: false; readonly reason: string; readonly bwrapFailed?: boolean; readonly detail?: string };
+  | { readonly ok: false; readonly reason: string; readonly bwrapFailed?: boolean; readonly timedOut?: boolean; readonly detail?: string };
 
 function probeRun(command: SandboxCommand, timeoutMs: number): Promise<ProbeRun> {
   return new Promise((resolve) => {
@@ -206,7 +207,7 @@ function probeRun(command: SandboxCommand, timeoutMs: number): Promise<ProbeRun>
           // Already gone.
         }
       }
-      finish({ ok: false, reason: `the bwrap probe did not finish within ${timeoutMs} ms` });
+      finish({ ok: false, reason: `the bwrap probe did not finish within ${timeoutMs} ms`, timedOut: true });
     }, timeoutMs);
     child.stderr?.setEncoding('utf8');
     child.stderr?.on('data', (chunk: string) => {

@@ -106,8 +106,11 @@ export type SandboxProbe =
        * `'paths'` when the sandbox works here but not with the policy's paths
        * (a file of the workspace it cannot mount): no fallback applies then,
        * and every call is refused with the reason, which names the file.
+       * `'timeout'` when the probe did not finish in time (a starved machine):
+       * the call that waited for it gets the fallback, and the next call
+       * probes again.
        */
-      readonly cause?: 'paths';
+      readonly cause?: 'paths' | 'timeout';
     };
 
 /**
