@@ -57,7 +57,8 @@ async function cpuGroupsOfACall(options: Parameters<ReturnType<typeof bashHosts>
   for (const until = Date.now() + 60_000; seen.length < busy + 1 && Date.now() < until; seen = processesMatching(m)) {
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
-  const groups = [...new Set(seen.map((p) => cpuCgroupOf(p.pid)))];
+  // A `sleep` of the loop may be gone by now: it has no cgroup to read.
+  const groups = [...new Set(seen.map((p) => cpuCgroupOf(p.pid)).filter((dir) => dir !== undefined))];
   // Read while the call runs: its cgroups go with it.
   const weights = groups.map((dir) => (dir === undefined ? undefined : weightOf(dir)));
   writeFileSync(go, '');
